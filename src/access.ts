@@ -1,0 +1,142 @@
+// The api-access file (reference §2): who may use which API sets, and the password check.
+//
+// The hash is BitShares Core's: sha256(password bytes ‖ salt bytes), both base64 with padding; the
+// salt is 8 random bytes (programs/witness_node/saltpass.py). Entries made by Core's helper verify
+// here and ours verify there.
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** The API set names an access entry can grant (login_api getters, reference §1.1). */
+export const API_SET_NAMES = [
+  'block_api',
+  'network_broadcast_api',
+  'database_api',
+  'history_api',
+  'network_node_api',
+  'crypto_api',
+  'asset_api',
+  'orders_api',
+  'debug_api',
+  'custom_operations_api',
+] as const;
+
+export interface AccessEntry {
+  readonly passwordHash: Buffer | '*';
+  readonly passwordSalt: Buffer | '*';
+  /** sorted, as Core's flat_set */
+  readonly allowedApis: readonly string[];
+}
+
+export interface AccessPolicy {
+  /** username → entry; '*' matches any user not listed */
+  readonly users: ReadonlyMap<string, AccessEntry>;
+  /** Names in the file that no API set has; Core ignores them, we warn about them. */
+  readonly unknownApiNames: readonly string[];
+}
+
+/** BitShares Core's policy when no api-access file is given (application.cpp:299-325). */
+export function defaultAccessPolicy(): AccessPolicy {
+  const entry: AccessEntry = {
+    passwordHash: '*',
+    passwordSalt: '*',
+    allowedApis: ['custom_operations_api', 'database_api', 'history_api', 'network_broadcast_api', 'orders_api'],
+  };
+  return { users: new Map([['*', entry]]), unknownApiNames: [] };
+}
+
+export class AccessFileError extends Error {}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Parses the file's JSON; every fault names the file and the entry. */
+export function parseAccessFile(text: string, file: string): AccessPolicy {
+  const fail = (what: string): never => {
+    throw new AccessFileError(`api-access file ${file}: ${what}`);
+  };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    fail(`not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail('must be a JSON object with a "permission_map" array');
+  const map = (doc as { permission_map?: unknown }).permission_map;
+  if (!Array.isArray(map)) fail('"permission_map" must be an array of [username, entry] pairs');
+  const users = new Map<string, AccessEntry>();
+  const unknown = new Set<string>();
+  (map as unknown[]).forEach((pair, i) => {
+    const at = `permission_map[${i}]`;
+    if (!Array.isArray(pair) || pair.length !== 2) fail(`${at} must be a [username, entry] pair`);
+    const [user, entry] = pair as [unknown, unknown];
+    if (typeof user !== 'string') fail(`${at}: the username must be a string`);
+    const who = `${at} ("${user as string}")`;
+    if (users.has(user as string)) fail(`${who}: user listed twice`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) fail(`${who}: the entry must be an object`);
+    const e = entry as Record<string, unknown>;
+    const hash = e.password_hash_b64;
+    const salt = e.password_salt_b64;
+    const apis = e.allowed_apis;
+    if (typeof hash !== 'string') fail(`${who}: "password_hash_b64" must be a string`);
+    if (typeof salt !== 'string') fail(`${who}: "password_salt_b64" must be a string`);
+    let passwordHash: Buffer | '*' = '*';
+    let passwordSalt: Buffer | '*' = '*';
+    if (hash !== '*') {
+      if (!BASE64.test(hash as string)) fail(`${who}: "password_hash_b64" is not base64`);
+      passwordHash = Buffer.from(hash as string, 'base64');
+      if (passwordHash.length !== 32) fail(`${who}: "password_hash_b64" must hold the 32 bytes of a sha256 hash, not ${passwordHash.length}`);
+      if (salt === '*' || !BASE64.test(salt as string)) fail(`${who}: "password_salt_b64" must be the base64 salt that goes with the hash`);
+      passwordSalt = Buffer.from(salt as string, 'base64');
+    }
+    if (!Array.isArray(apis) || apis.some((a) => typeof a !== 'string')) fail(`${who}: "allowed_apis" must be an array of API set names`);
+    for (const a of apis as string[]) if (!(API_SET_NAMES as readonly string[]).includes(a)) unknown.add(a);
+    users.set(user as string, { passwordHash, passwordSalt, allowedApis: [...new Set(apis as string[])].sort() });
+  });
+  return { users, unknownApiNames: [...unknown].sort() };
+}
+
+export function loadAccessFile(file: string): AccessPolicy {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new AccessFileError(`api-access file ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parseAccessFile(text, file);
+}
+
+export const passwordDigest = (password: string, salt: Buffer): Buffer =>
+  createHash('sha256').update(Buffer.concat([Buffer.from(password, 'utf8'), salt])).digest();
+
+/** The access-file fields for a password, with a fresh 8-byte salt (as Core's saltpass.py). */
+export function hashPassword(password: string, salt: Buffer = randomBytes(8)): { password_hash_b64: string; password_salt_b64: string } {
+  return { password_hash_b64: passwordDigest(password, salt).toString('base64'), password_salt_b64: salt.toString('base64') };
+}
+
+// Unknown users are checked against this entry, so that they cost the same hash and compare as a
+// wrong password and cannot be told apart by timing.
+const decoy: AccessEntry = { passwordHash: randomBytes(32), passwordSalt: randomBytes(8), allowedApis: [] };
+
+/**
+ * Core's login check (api.cpp:56-85): the user's own entry if listed (a wrong password never falls back
+ * to '*'), else the '*' entry. Returns the allowed API sets, or undefined when the login fails.
+ */
+export function authenticate(policy: AccessPolicy, user: string, password: string): readonly string[] | undefined {
+  const entry = policy.users.get(user) ?? policy.users.get('*');
+  const e = entry ?? decoy;
+  if (e.passwordHash === '*') return entry ? e.allowedApis : undefined;
+  const ok = timingSafeEqual(passwordDigest(password, e.passwordSalt as Buffer), e.passwordHash);
+  return ok && entry ? e.allowedApis : undefined;
+}
+
+/** Splits an `Authorization: Basic` header into user and password; undefined when malformed. */
+export function parseBasicAuth(header: string): { user: string; password: string } | undefined {
+  // Core compares the scheme case-sensitively; RFC 7617 says it is case-insensitive. Accept both.
+  const m = /^basic +([A-Za-z0-9+/=]*)\s*$/i.exec(header);
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  // Core splits on every ':' and so rejects passwords containing one; RFC 7617 splits at the first.
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,19 @@
+// All API sets by getter name. Built once at start-up; a duplicate set name is a programming error
+// and stops the node before it listens.
+import type { ApiSetSpec } from './types.js';
+import { databaseApi } from './sets/database.js';
+import { historyApi } from './sets/history.js';
+import { networkNodeApi } from './sets/network-node.js';
+import { assetApi, blockApi, cryptoApi, networkBroadcastApi, ordersApi } from './sets/pending.js';
+
+/** Sets served by the worker pool, keyed by getter name. Workers import this table too. */
+export const POOL_SETS: readonly ApiSetSpec[] = [databaseApi, historyApi, networkNodeApi, blockApi, networkBroadcastApi, cryptoApi, assetApi, ordersApi];
+
+export function buildRegistry(sets: readonly ApiSetSpec[]): ReadonlyMap<string, ApiSetSpec> {
+  const out = new Map<string, ApiSetSpec>();
+  for (const s of sets) {
+    if (out.has(s.name)) throw new Error(`API set '${s.name}' is registered twice`);
+    out.set(s.name, s);
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// The chain store: one LMDB environment in `<data-dir>/chain`, opened once per thread.
+//
+// Why this layout:
+//  - Every object is kept as the exact UTF-8 JSON the API serves (fc key order, number and time
+//    formats already applied by the writer). A read is then a memcpy into the reply, never a parse
+//    and a re-serialise; that is where a JSON API spends its time, and LMDB hands out the bytes
+//    without copying them first (`getBinaryFast`).
+//  - Object keys are `[space, type, instance]` tuples in lmdb-js' ordered-binary encoding, so all
+//    objects of one type are contiguous and ordered by instance: "the next N accounts" or "every
+//    1.11.x after X" are single range reads, and `get_objects` is one B-tree lookup per id.
+//  - Secondary indexes are separate sub-databases mapping a lookup key to an instance number
+//    (account name → 1.2.x instance); they are small and stay hot in the page cache.
+//  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
+//    that chain state stays exactly what the chain writer produced.
+//  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
+//    genesis), so a reader never sees half a block, and a crash leaves the last committed block.
+//    The one exception is `peers`, written by network_node.add_node, which is not chain state.
+
+import { open, type Database, type RootDatabase } from 'lmdb';
+import path from 'node:path';
+
+export type ObjectKey = [space: number, type: number, instance: number];
+
+export interface ChainStore {
+  readonly root: RootDatabase;
+  /** [space, type, instance] → served JSON bytes */
+  readonly objects: Database<Buffer, ObjectKey>;
+  /** account name → account instance (1.2.x) */
+  readonly accountNames: Database<number, string>;
+  /** string key → string value: chain_id, schema */
+  readonly meta: Database<string, string>;
+  /**
+   * Per-account operation history: [account instance, 1.11 instance] → sequence number (1-based, per
+   * account). Operation ids grow with sequence, so "the account's ops with stop < id <= start, newest
+   * first" is one reverse range read.
+   */
+  readonly accountHistory: Database<number, [number, number]>;
+  /** [account instance, sequence] → 1.11 instance: relative positions are one range read */
+  readonly accountSequence: Database<number, [number, number]>;
+  /** "ip:port" → served JSON bytes of the peer record */
+  readonly peers: Database<Buffer, string>;
+  close(): Promise<void>;
+}
+
+export const SCHEMA_VERSION = '1';
+
+/** Types in the object id space (reference §5.1) that the store keeps. */
+export const OBJ = {
+  account: [1, 2],
+  asset: [1, 3],
+  witness: [1, 6],
+  globalProperty: [2, 0],
+  dynamicGlobalProperty: [2, 1],
+  assetDynamicData: [2, 3],
+  accountStatistics: [2, 6],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {}): ChainStore {
+  const root = open({
+    path: path.join(dataDir, 'chain'),
+    // One map of 64 GiB of address space: LMDB only uses what it needs, and a fixed large map means
+    // the store never has to be resized while readers are open.
+    mapSize: 64 * 1024 ** 3,
+    maxDbs: 16,
+    // Readers in every worker thread, plus the writer; 126 is LMDB's default.
+    maxReaders: 512,
+    readOnly: opts.readOnly ?? false,
+    // Durability: every commit is flushed, so a committed block survives a crash or kill -9.
+    noSync: false,
+    cache: false,
+  });
+  const objects = root.openDB<Buffer, ObjectKey>({ name: 'objects', encoding: 'binary' });
+  const accountNames = root.openDB<number, string>({ name: 'account_names', encoding: 'ordered-binary' });
+  const meta = root.openDB<string, string>({ name: 'meta', encoding: 'string' });
+  const peers = root.openDB<Buffer, string>({ name: 'peers', encoding: 'binary' });
+  const accountHistory = root.openDB<number, [number, number]>({ name: 'account_history', encoding: 'ordered-binary' });
+  const accountSequence = root.openDB<number, [number, number]>({ name: 'account_sequence', encoding: 'ordered-binary' });
+  return {
+    root,
+    objects,
+    accountNames,
+    accountHistory,
+    accountSequence,
+    meta,
+    peers,
+    close: () => root.close(),
+  };
+}
+
+/** Parses "s.t.i" into a key; returns undefined for anything that is not three non-negative integers. */
+export function parseObjectId(id: string): ObjectKey | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,15})$/.exec(id);
+  if (!m) return undefined;
+  const space = Number(m[1]);
+  const type = Number(m[2]);
+  const instance = Number(m[3]);
+  // Graphene ids are 8-bit space, 8-bit type, 48-bit instance.
+  if (space > 255 || type > 255 || instance > 0xffffffffffff) return undefined;
+  return [space, type, instance];
+}
+
+export const objectId = (k: readonly [number, number, number]): string => `${k[0]}.${k[1]}.${k[2]}`;

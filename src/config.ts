@@ -1,0 +1,221 @@
+// The node's configuration: one table of options (names as BitShares Core's witness_node spells them),
+// one validator, one deep-frozen object. The CLI, the ini file, `login.get_config` and the README's
+// option list are all derived from OPTIONS, so they cannot drift apart.
+//
+// Side-effect free on import: workers reuse `deepFreeze` and the types.
+
+import os from 'node:os';
+
+/** BitShares Core's `application_options` api-limit fields, in its reflection order, with its defaults. */
+export const API_LIMIT_DEFAULTS = {
+  api_limit_get_account_history: 100,
+  api_limit_get_account_history_operations: 100,
+  api_limit_get_account_history_by_operations: 100,
+  api_limit_get_relative_account_history: 100,
+  api_limit_get_market_history: 200,
+  api_limit_get_trade_history: 100,
+  api_limit_get_trade_history_by_sequence: 100,
+  api_limit_get_liquidity_pool_history: 101,
+  api_limit_get_top_markets: 100,
+  api_limit_get_assets: 101,
+  api_limit_get_asset_holders: 100,
+  api_limit_get_key_references: 100,
+  api_limit_get_full_accounts: 50,
+  api_limit_get_full_accounts_lists: 500,
+  api_limit_get_full_accounts_subscribe: 100,
+  api_limit_get_top_voters: 200,
+  api_limit_get_limit_orders: 300,
+  api_limit_get_limit_orders_by_account: 101,
+  api_limit_get_account_limit_orders: 101,
+  api_limit_get_grouped_limit_orders: 101,
+  api_limit_get_order_book: 50,
+  api_limit_get_call_orders: 300,
+  api_limit_get_settle_orders: 300,
+  api_limit_get_collateral_bids: 100,
+  api_limit_lookup_accounts: 1000,
+  api_limit_lookup_witness_accounts: 1000,
+  api_limit_lookup_committee_member_accounts: 1000,
+  api_limit_lookup_vote_ids: 1000,
+  api_limit_list_htlcs: 100,
+  api_limit_get_htlc_by: 100,
+  api_limit_get_withdraw_permissions_by_giver: 101,
+  api_limit_get_withdraw_permissions_by_recipient: 101,
+  api_limit_get_tickets: 101,
+  api_limit_get_liquidity_pools: 101,
+  api_limit_get_samet_funds: 101,
+  api_limit_get_credit_offers: 101,
+  api_limit_get_storage_info: 101,
+} as const;
+
+export type ApiLimitName = keyof typeof API_LIMIT_DEFAULTS;
+export type ApiLimits = { readonly [K in ApiLimitName]: number };
+
+export interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface Config {
+  readonly rpcEndpoint: Endpoint;
+  readonly dataDir: string;
+  /** null: the bundled config/genesis.json */
+  readonly genesisJson: string | null;
+  readonly apiAccess: string | null;
+  readonly apiNodeInfo: string;
+  readonly workers: number;
+  readonly loginApiVariant: 'current' | 'legacy';
+  readonly enableSubscribeToAll: boolean;
+  readonly apiLimits: ApiLimits;
+  /** bytes; a larger HTTP body or WebSocket message gets -32007 (WS frames above 2x this close the socket) */
+  readonly maxRequestBytes: number;
+  /** nesting levels of arrays and objects in a request, as BitShares' GRAPHENE_NET_MAX_NESTED_OBJECTS */
+  readonly maxJsonDepth: number;
+  /** calls per WebSocket connection waiting for their reply; beyond it a call gets -32009 */
+  readonly maxPendingCallsPerConnection: number;
+  /** calls waiting for a free worker, node-wide; beyond it a call gets -32009 */
+  readonly maxQueuedCalls: number;
+  /** seconds without traffic before a WebSocket is closed (uWS pings keep live clients open) */
+  readonly wsIdleTimeout: number;
+  /** bytes queued for a slow WebSocket reader before it is disconnected */
+  readonly wsMaxBufferedBytes: number;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+type Kind =
+  | { type: 'endpoint' }
+  | { type: 'string' }
+  | { type: 'path'; nullable?: boolean }
+  | { type: 'int'; min: number; max: number }
+  | { type: 'bool' }
+  | { type: 'enum'; choices: readonly string[] };
+
+export interface OptionSpec {
+  /** long option name, also the ini key */
+  readonly name: string;
+  /** where the value goes: a Config key, or `apiLimits.<field>` */
+  readonly key: string;
+  readonly kind: Kind;
+  /** default as the text an operator would write */
+  readonly default: string | null;
+  readonly help: string;
+}
+
+const U32_MAX = 0xffffffff;
+
+const limitOptions: OptionSpec[] = Object.entries(API_LIMIT_DEFAULTS).map(([field, def]) => ({
+  name: field.replace(/_/g, '-'),
+  key: `apiLimits.${field}`,
+  kind: { type: 'int', min: 0, max: U32_MAX },
+  default: String(def),
+  help: `Maximum for the ${field.slice('api_limit_'.length)} call (BitShares Core's default)`,
+}));
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { name: 'rpc-endpoint', key: 'rpcEndpoint', kind: { type: 'endpoint' }, default: '127.0.0.1:8090', help: 'HOST:PORT for JSON-RPC over HTTP and WebSocket (port 0 picks a free port)' },
+  { name: 'data-dir', key: 'dataDir', kind: { type: 'path' }, default: './data', help: 'Directory of the chain store; created from the genesis file on first start' },
+  { name: 'genesis-json', key: 'genesisJson', kind: { type: 'path', nullable: true }, default: null, help: 'Genesis file used when the data directory is new (default: the bundled config/genesis.json)' },
+  { name: 'api-access', key: 'apiAccess', kind: { type: 'path', nullable: true }, default: null, help: 'JSON file of users and the API sets they may use (default: everyone gets the public sets)' },
+  { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
+  { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256 }, default: String(Math.max(1, os.availableParallelism())), help: 'Worker threads that run chain queries (default: the number of CPU cores)' },
+  { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
+  { name: 'enable-subscribe-to-all', key: 'enableSubscribeToAll', kind: { type: 'bool' }, default: 'false', help: 'Allow set_subscribe_callback(cb, true)' },
+  ...limitOptions,
+  { name: 'max-request-bytes', key: 'maxRequestBytes', kind: { type: 'int', min: 256, max: 64 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Largest request body or WebSocket message, in bytes; larger ones get error -32007' },
+  { name: 'max-json-depth', key: 'maxJsonDepth', kind: { type: 'int', min: 2, max: 10_000 }, default: '250', help: 'Deepest nesting of arrays and objects in a request (BitShares: 250)' },
+  { name: 'max-pending-calls-per-connection', key: 'maxPendingCallsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Calls a WebSocket connection may have in flight; more get error -32009' },
+  { name: 'max-queued-calls', key: 'maxQueuedCalls', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '10000', help: 'Calls the node may hold waiting for a worker; more get error -32009' },
+  { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed; 0 disables (pings are sent automatically)' },
+  { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
+  { name: 'log-level', key: 'logLevel', kind: { type: 'enum', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, default: 'info', help: 'Log level (pino)' },
+];
+
+export class ConfigError extends Error {}
+
+function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
+  const where = `${source}: option '${spec.name}'`;
+  const k = spec.kind;
+  switch (k.type) {
+    case 'string':
+      return raw;
+    case 'path':
+      if (raw === '' && k.nullable) return null;
+      if (raw === '') throw new ConfigError(`${where} needs a path`);
+      return raw;
+    case 'int': {
+      const t = raw.trim();
+      if (!/^\d+$/.test(t)) throw new ConfigError(`${where} expects an integer from ${k.min} to ${k.max}, got '${raw}'`);
+      const n = Number(t);
+      if (n < k.min || n > k.max) throw new ConfigError(`${where} expects an integer from ${k.min} to ${k.max}, got '${raw}'`);
+      return n;
+    }
+    case 'bool': {
+      const t = raw.trim().toLowerCase();
+      if (t === 'true' || t === '1' || t === 'yes') return true;
+      if (t === 'false' || t === '0' || t === 'no') return false;
+      throw new ConfigError(`${where} expects true or false, got '${raw}'`);
+    }
+    case 'enum':
+      if (!k.choices.includes(raw)) throw new ConfigError(`${where} expects one of ${k.choices.join(', ')}, got '${raw}'`);
+      return raw;
+    case 'endpoint': {
+      const m = /^(.*):(\d{1,5})$/.exec(raw.trim());
+      const host = m?.[1]?.replace(/^\[(.*)\]$/, '$1');
+      const port = m ? Number(m[2]) : NaN;
+      if (!m || !host || port > 65535) throw new ConfigError(`${where} expects HOST:PORT, got '${raw}'`);
+      return { host, port };
+    }
+  }
+}
+
+export const optionByName: ReadonlyMap<string, OptionSpec> = new Map(OPTIONS.map((o) => [o.name, o]));
+
+/**
+ * Builds the frozen config from option texts. Precedence: `cli` over `file` over defaults, as
+ * witness_node gives the command line precedence over config.ini.
+ */
+export function buildConfig(cli: Readonly<Record<string, string>>, file: Readonly<Record<string, string>> = {}, fileName = 'config file'): Config {
+  for (const name of Object.keys(file)) {
+    if (!optionByName.has(name)) throw new ConfigError(`${fileName}: unknown option '${name}'`);
+  }
+  for (const name of Object.keys(cli)) {
+    if (!optionByName.has(name)) throw new ConfigError(`command line: unknown option '--${name}'`);
+  }
+  const out: Record<string, unknown> = { apiLimits: {} };
+  for (const spec of OPTIONS) {
+    let raw: string | null = spec.default;
+    let source = 'default';
+    if (spec.name in file) {
+      raw = file[spec.name]!;
+      source = fileName;
+    }
+    if (spec.name in cli) {
+      raw = cli[spec.name]!;
+      source = 'command line';
+    }
+    const value = raw === null ? null : parseValue(spec, raw, source);
+    if (spec.key.startsWith('apiLimits.')) (out.apiLimits as Record<string, unknown>)[spec.key.slice(10)] = value;
+    else out[spec.key] = value;
+  }
+  return deepFreeze(out as unknown as Config);
+}
+
+export const defaultConfig = (overrides: Readonly<Record<string, string>> = {}): Config => buildConfig(overrides);
+
+/** Freezes an object graph; workers call it again because structured clone drops frozenness. */
+export function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o as object)) deepFreeze(v);
+  }
+  return o;
+}
+
+/** `application_options` as BitShares Core's `login.get_config` returns it (reference §1.5 key order). */
+export function applicationOptions(config: Config): Record<string, unknown> {
+  return {
+    enable_subscribe_to_all: config.enableSubscribeToAll,
+    has_api_helper_indexes_plugin: false,
+    has_market_history_plugin: false,
+    ...config.apiLimits,
+  };
+}

@@ -1,0 +1,197 @@
+// The one table of error codes and messages, and the wire shape every error takes.
+//
+// Two families, as in bitshares-fc (reference §3.5):
+//  - protocol errors: JSON-RPC codes (-32xxx) with fixed messages and, mostly, no `data`;
+//  - execution errors: an fc exception turned into `{code, message: "Execution error: " + to_string(), data}`.
+//    `data` keeps fc's shape (`code`, `name`, `message`, `stack` of log messages) because python-bitshares
+//    reads `data.stack[0].format` and `.data`; but the log context never carries a server path, line or trace.
+//
+// Errors cross worker threads as plain `WireError` objects (an Error subclass loses its fields through
+// postMessage), so code compares `code`, never `instanceof`. Imports nothing.
+
+/** One fc log message, as fc writes it inside `data.stack`. */
+export interface WireLogMessage {
+  context: {
+    level: 'error';
+    file: string;
+    line: number;
+    method: string;
+    hostname: string;
+    thread_name: string;
+    timestamp: string;
+  };
+  format: string;
+  data: Record<string, unknown>;
+}
+
+export interface WireErrorData {
+  code: number;
+  name: string;
+  message: string;
+  stack: WireLogMessage[];
+}
+
+/** The `error` member of a JSON-RPC reply. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: WireErrorData;
+}
+
+/** JSON-RPC protocol errors. Messages are the reference node's, word for word, where it has one. */
+export const RPC = {
+  PARSE_ERROR: { code: -32700, message: 'Invalid JSON message' },
+  BATCH_NOT_SUPPORTED: { code: -32600, message: 'Batch requests not supported' },
+  INVALID_REQUEST: { code: -32600, message: 'Invalid JSON request' },
+  INVALID_ID: { code: -32600, message: 'Invalid id' },
+  INVALID_METHOD: { code: -32600, message: 'Missing or invalid method' },
+  UNSUPPORTED_VERSION: { code: -32600, message: 'Unsupported JSON-RPC version' },
+  NAMED_PARAMS: { code: -32602, message: 'Named parameters not supported' },
+  INVALID_PARAMS: { code: -32600, message: 'Invalid parameters' },
+  MISSING_ID: { code: -32600, message: 'Missing or invalid id' },
+  MISSING_METHOD: { code: -32600, message: 'Missing method or result or error' },
+  METHOD_NOT_FOUND: { code: -32601, message: 'Method not found' },
+  INTERNAL: { code: -32603, message: 'Internal error' },
+  // Ours (jsonrpsee's numbering); the reference node has no such limits.
+  REQUEST_TOO_BIG: { code: -32007, message: 'Request is too big' },
+  TOO_DEEP: { code: -32700, message: 'Invalid JSON message: nesting too deep' },
+  SERVER_BUSY: { code: -32009, message: 'Server is busy: too many calls in flight on this connection' },
+  HTTP_METHOD: { code: -32600, message: 'Invalid JSON request: use POST with a JSON-RPC body' },
+} as const satisfies Record<string, { code: number; message: string }>;
+
+/** fc exception kinds (fc `exception.hpp`): code, reflected name, and `what()`. */
+export const FC = {
+  unspecified: { code: 0, name: 'exception', what: 'unspecified' },
+  parse: { code: 4, name: 'parse_error_exception', what: 'Parse Error' },
+  invalidArg: { code: 5, name: 'invalid_arg_exception', what: 'Invalid Argument' },
+  badCast: { code: 7, name: 'bad_cast_exception', what: 'Bad Cast' },
+  outOfRange: { code: 8, name: 'out_of_range_exception', what: 'Out of Range' },
+  assert: { code: 10, name: 'assert_exception', what: 'Assert Exception' },
+  methodNotFound: { code: 22, name: 'method_not_found_exception', what: 'Method Not Found' },
+} as const satisfies Record<string, { code: number; name: string; what: string }>;
+
+export type FcKind = (typeof FC)[keyof typeof FC];
+
+/**
+ * Assertion texts, as `FC_ASSERT(TEST, msg)` formats them (`#TEST ": " msg`), so that a client that
+ * matches on the reference's wording keeps working. `${name}` placeholders are filled from `data`.
+ */
+export const ASSERT = {
+  ACCESS_DENIED: 'is_allowed: Access denied',
+  CONFIG_DENIED: 'is_allowed: Access denied, please login',
+  LOGIN_BOTH_REQUIRED: 'o_user.valid() && o_password.valid(): Must provide both user and password',
+  DEBUG_PLUGIN: 'plugin_enabled: The debug_witness plugin is not enabled',
+  CUSTOM_OPERATIONS_PLUGIN: 'plugin_enabled: The custom_operations plugin is not enabled',
+  UNKNOWN_API_ID: '_local_apis.size() > api_id: ',
+  CALL_SHAPE: 'args.size() == 3 && args[2].is_array(): ',
+  TOO_FEW_ARGS: 'a0 != e || optional_args: too few arguments passed to method',
+  LIMIT: 'limit <= configured_limit: limit can not be greater than ${configured_limit}',
+  NO_SUCH_ACCOUNT: 'account_ptr: no such account',
+  ID_FIRST_DOT: 'first_dot != std::string::npos: Missing the first dot',
+  ID_SECOND_DOT: 'second_dot != std::string::npos: Missing the second dot',
+  ID_SPACE_PART: 'first_dot != 0: Missing the space part',
+  ID_TYPE_PART: 'second_dot != first_dot+1: Missing the type part',
+  ID_TYPE_MISMATCH: "type_id == TypeID && space_id == SpaceID: Space.Type.0 (${SpaceID}.${TypeID}.0) doesn't match expected value ${var}",
+  EXPECTED_STRING: 'is_string(): Expected a string, got ${type}',
+  EXPECTED_ARRAY: 'is_array(): Expected an array, got ${type}',
+  EXPECTED_BOOL: 'is_bool(): Expected a boolean, got ${type}',
+  ENDPOINT: 'parse_endpoint(ep): Expected an endpoint of the form IP:port, got ${endpoint}',
+} as const;
+
+/** Legacy login API getters assert on the cached API object itself (`FC_ASSERT(_history_api)`). */
+export const legacyGetterAssert = (setName: string): string => `_${setName}: `;
+
+export const METHOD_NOT_FOUND_FORMAT = "No method with name '${name}'";
+
+/** Fills fc's `${key}` placeholders, as `fc::format_string` does. */
+export function formatFc(format: string, data: Record<string, unknown>): string {
+  return format.replace(/\$\{([A-Za-z0-9_]+)\}/g, (whole, key: string) => {
+    if (!(key in data)) return whole;
+    const v = data[key];
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+/** `YYYY-MM-DDTHH:MM:SS`, fc's time format. */
+export function fcTimestamp(ms: number = Date.now()): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+/**
+ * An fc exception on the wire. `where` names the API set and method for the log context; it never
+ * carries a file path or source line.
+ */
+export function fcError(
+  kind: FcKind,
+  format: string,
+  data: Record<string, unknown> = {},
+  where: { file?: string; method?: string } = {},
+): WireError {
+  const text = formatFc(format, data);
+  return {
+    code: kind.code,
+    message: `Execution error: ${kind.what}: ${text}`,
+    data: {
+      code: kind.code,
+      name: kind.name,
+      message: kind.what,
+      stack: [
+        {
+          context: {
+            level: 'error',
+            file: where.file ?? '',
+            line: 0,
+            method: where.method ?? '',
+            hostname: '',
+            thread_name: 'th_a',
+            timestamp: fcTimestamp(),
+          },
+          format,
+          data,
+        },
+      ],
+    },
+  };
+}
+
+export const assertError = (format: string, data: Record<string, unknown> = {}, where: { file?: string; method?: string } = {}): WireError =>
+  fcError(FC.assert, format, data, where);
+
+/** The reply to an unknown method: JSON-RPC -32601 with fc's method_not_found exception as data. */
+export function methodNotFound(name: string, apiMethods: readonly string[], where: { file?: string } = {}): WireError {
+  const inner = fcError(FC.methodNotFound, METHOD_NOT_FOUND_FORMAT, { name, api: apiMethods.map((m, i) => [m, i]) }, { ...where, method: 'call' });
+  return { code: RPC.METHOD_NOT_FOUND.code, message: RPC.METHOD_NOT_FOUND.message, data: inner.data! };
+}
+
+/** A protocol error without data. */
+export const protocolError = (e: { code: number; message: string }): WireError => ({ code: e.code, message: e.message });
+
+/** An Error that carries its wire form, for throwing inside handlers. Compare `wire.code`, not the class. */
+export class RpcError extends Error {
+  readonly wire: WireError;
+  constructor(wire: WireError) {
+    super(wire.message);
+    this.wire = wire;
+  }
+}
+
+/** Anything thrown inside a handler becomes a wire error; unknown failures become -32603 without details. */
+export function toWireError(err: unknown): WireError {
+  if (err instanceof RpcError) return err.wire;
+  if (isWireError(err)) return err;
+  return protocolError(RPC.INTERNAL);
+}
+
+export function isWireError(v: unknown): v is WireError {
+  return typeof v === 'object' && v !== null && typeof (v as WireError).code === 'number' && typeof (v as WireError).message === 'string';
+}
+
+/** HTTP status for a reply carrying this error (reference §3.3), plus our two limits. */
+export function httpStatusFor(err: WireError | undefined): number {
+  if (!err) return 200;
+  if (err.code === RPC.INTERNAL.code) return 500;
+  if (err.code === RPC.REQUEST_TOO_BIG.code) return 413;
+  if (err.code === RPC.SERVER_BUSY.code) return 503;
+  if (err.code <= -32600) return 400;
+  return 200;
+}

@@ -1,0 +1,49 @@
+// The worker pool: piscina threads running workers/entry.ts against the chain store. The front end
+// sends msgpackr bytes (transferred) and gets back finished reply bytes (transferred) or plain error data.
+import { Piscina } from 'piscina';
+import type { Config } from '../config.js';
+import { encode } from '../protocol/codec.js';
+import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
+import { RPC, protocolError, type WireError } from '../errors.js';
+
+export interface CallPool {
+  /** Runs one call; resolves to the reply bytes or to an error. Never rejects. */
+  run(task: PoolTask): Promise<Uint8Array | { error: WireError }>;
+  /** Calls waiting for a worker. */
+  readonly queued: number;
+  close(): Promise<void>;
+}
+
+/** Named by URL, not imported: the front end never loads worker code. */
+const WORKER_ENTRY = new URL('../../workers/entry.js', import.meta.url).href;
+
+export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
+  const piscina = new Piscina({
+    filename: WORKER_ENTRY,
+    minThreads: config.workers,
+    maxThreads: config.workers,
+    // Workers hold an open LMDB environment; keep them for the life of the node.
+    idleTimeout: Number.POSITIVE_INFINITY,
+    maxQueue: opts.maxQueue,
+    workerData: config,
+    closeTimeout: 5000,
+  });
+  // A worker that dies is replaced by piscina; its task rejects and the caller gets -32603.
+  piscina.on('error', () => {});
+  return {
+    async run(task) {
+      const bytes = encode(task);
+      try {
+        const answer = (await piscina.run(Piscina.move(bytes), { transferList: undefined })) as PoolAnswer;
+        return answer;
+      } catch (err) {
+        const queueFull = (err as Error)?.message?.includes('queue is at limit');
+        return { error: protocolError(queueFull ? RPC.SERVER_BUSY : RPC.INTERNAL) };
+      }
+    },
+    get queued() {
+      return piscina.queueSize;
+    },
+    close: () => piscina.close({ force: false }),
+  };
+}

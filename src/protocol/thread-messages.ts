@@ -1,0 +1,15 @@
+// What crosses between the front end and the workers. Both sides import only this file's types.
+import type { WireError } from '../errors.js';
+
+/** One call, msgpackr-encoded by the front end. */
+export interface PoolTask {
+  /** API set getter name, e.g. "database" */
+  readonly set: string;
+  readonly method: string;
+  readonly params: unknown[];
+  /** the reply's text up to and including `"result":`; the worker appends the result and `}` */
+  readonly head: string;
+}
+
+/** A worker's answer: the finished reply bytes (transferred), or an error as plain data. */
+export type PoolAnswer = Uint8Array | { readonly error: WireError };

@@ -1,0 +1,47 @@
+// The worker thread: piscina loads this file by URL. At load it freezes its copy of the config
+// (structured clone drops frozenness) and opens the chain store once; then each task is one call.
+//
+// Imports only leaf modules (config types, errors, codec, store, API-set tables) and never the front end.
+import { Piscina } from 'piscina';
+import { deepFreeze, type Config } from '../src/config.js';
+import { openChainStore } from '../src/chain/store.js';
+import { decode } from '../src/protocol/codec.js';
+import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
+import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
+import { ReplyWriter } from './reply-writer.js';
+import { HANDLERS } from './handlers/index.js';
+import type { WorkerContext } from './context.js';
+import { createLogger } from '../src/log.js';
+import { threadId } from 'node:worker_threads';
+
+const config = deepFreeze(Piscina.workerData as Config);
+const store = openChainStore(config.dataDir);
+const ctx: WorkerContext = { store, config };
+const log = createLogger(config.logLevel, { worker: threadId });
+
+export default async function call(taskBytes: Uint8Array): Promise<PoolAnswer | ReturnType<typeof Piscina.move>> {
+  let task: PoolTask;
+  try {
+    task = decode<PoolTask>(taskBytes);
+  } catch {
+    return { error: protocolError(RPC.INTERNAL) };
+  }
+  const handler = HANDLERS[task.set]?.[task.method];
+  if (!handler) return { error: protocolError(RPC.INTERNAL) };
+  const out = new ReplyWriter();
+  out.text(task.head);
+  try {
+    // Handlers must await everything they start: an idle piscina worker blocks in Atomics.wait.
+    await handler(ctx, task.params, out);
+  } catch (err) {
+    const wire = toWireError(err);
+    if (!isWireError(err) && !(err as { wire?: unknown })?.wire) {
+      // An unexpected failure: the caller gets -32603 without details; the details go to stderr.
+      log.error({ api: task.set, method: task.method, err }, 'call failed');
+    }
+    return { error: wire };
+  }
+  out.text('}');
+  const bytes = out.finish();
+  return Piscina.move(bytes);
+}

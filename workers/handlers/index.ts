@@ -1,0 +1,12 @@
+// Every pool-served API set's handler table, by getter name. API sets whose table is empty need no
+// entry: the dispatcher answers "Method not found" before a call reaches a worker.
+import type { Handler } from './types.js';
+import { databaseHandlers } from './database.js';
+import { historyHandlers } from './history.js';
+import { networkNodeHandlers } from './network-node.js';
+
+export const HANDLERS: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
+  database: databaseHandlers,
+  history: historyHandlers,
+  network_node: networkNodeHandlers,
+};

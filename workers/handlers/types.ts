@@ -1,0 +1,10 @@
+// How worker-side handler tables are typed against the API-set tables, so that a method cannot exist
+// on one side only.
+import type { ApiSetSpec } from '../../src/api/types.js';
+import type { WorkerContext } from '../context.js';
+import type { ReplyWriter } from '../reply-writer.js';
+
+/** Writes the call's result JSON into `out`. Throws RpcError for an fc-style failure. */
+export type Handler = (ctx: WorkerContext, params: unknown[], out: ReplyWriter) => void | Promise<void>;
+
+export type HandlersFor<S extends ApiSetSpec> = { readonly [M in keyof S['methods']]: Handler };

@@ -1,0 +1,55 @@
+// Builds a reply as UTF-8 bytes in one growing buffer, so stored JSON is copied once, straight from
+// LMDB's memory into the reply, and the finished buffer is transferred (not copied) to the front end.
+
+export class ReplyWriter {
+  private buf: Uint8Array;
+  private len = 0;
+
+  constructor(initial = 4096) {
+    this.buf = new Uint8Array(initial);
+  }
+
+  private reserve(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.len + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.len));
+    this.buf = next;
+  }
+
+  /** Bytes that are already JSON (a stored object). */
+  raw(bytes: Uint8Array): this {
+    // lmdb-js' getBinaryFast returns a Buffer over its whole shared read buffer with `length` set
+    // to the value's size; copy exactly `length` bytes.
+    const view = bytes.byteLength === bytes.length ? bytes : bytes.subarray(0, bytes.length);
+    this.reserve(view.length);
+    this.buf.set(view, this.len);
+    this.len += view.length;
+    return this;
+  }
+
+  /** JSON text (ASCII-fast path; anything else is UTF-8 encoded). */
+  text(s: string): this {
+    this.reserve(s.length * 3);
+    const { written } = encoder.encodeInto(s, this.buf.subarray(this.len));
+    this.len += written;
+    return this;
+  }
+
+  /** A value serialised with JSON.stringify (numbers must already follow fc's rules). */
+  json(v: unknown): this {
+    return this.text(v === undefined ? 'null' : JSON.stringify(v));
+  }
+
+  /** A view of exactly the written bytes; its buffer can be transferred. */
+  finish(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+
+  get length(): number {
+    return this.len;
+  }
+}
+
+const encoder = new TextEncoder();
