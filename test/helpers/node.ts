@@ -1,0 +1,32 @@
+// Starts a real node in this process: a temp LMDB data directory, an ephemeral port, real workers.
+import type { ExecutionContext } from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startNode, type RunningNode } from '../../src/main.js';
+
+export interface TestNode {
+  readonly node: RunningNode;
+  readonly config: Config;
+  readonly port: number;
+  readonly httpUrl: string;
+  readonly wsUrl: string;
+  readonly dataDir: string;
+}
+
+/** Options as on the command line, without the dashes: { 'login-api-variant': 'legacy' }. */
+export async function startTestNode(t: ExecutionContext, options: Record<string, string> = {}): Promise<TestNode> {
+  const dataDir = options['data-dir'] ?? mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-test-'));
+  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', ...options, 'data-dir': dataDir });
+  const node = await startNode(config, createLogger('silent'));
+  t.teardown(async () => {
+    await node.close();
+    if (!options['data-dir']) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { node, config, port: node.port, httpUrl: `http://127.0.0.1:${node.port}/rpc`, wsUrl: `ws://127.0.0.1:${node.port}/ws`, dataDir };
+}
+
+/** A path under test/fixtures (the compiled tests run from dist/test). */
+export const fixture = (name: string): string => path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../test/fixtures', name);
