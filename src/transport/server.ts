@@ -85,7 +85,13 @@ export function startServer(config: Config, log: Logger, newSession: SessionFact
       if (!session) return;
       // The ArrayBuffer is only valid during this callback: decode (copy) it now.
       if (message.byteLength > maxBody) return session.answerNow(protocolError(RPC.REQUEST_TOO_BIG));
-      session.receive(decoder.decode(message));
+      // Nothing may throw into uWS' native code: a failure becomes -32603 for this message only.
+      try {
+        session.receive(decoder.decode(message));
+      } catch (err) {
+        session.log.error({ err }, 'message handling failed');
+        session.answerNow(protocolError(RPC.INTERNAL));
+      }
       if (session.pending >= config.maxPendingCallsPerConnection * 2) {
         // A client that keeps sending while over its limit gets its connection closed (1013: try again later).
         session.log.warn('too many calls in flight; closing');
@@ -137,7 +143,12 @@ export function startServer(config: Config, log: Logger, newSession: SessionFact
         if (reply === null) write(204, undefined);
         else write(reply.status, reply.body);
       });
-      session.receive(text);
+      try {
+        session.receive(text);
+      } catch (err) {
+        session.log.error({ err }, 'request handling failed');
+        write(500, invalidReply(protocolError(RPC.INTERNAL)));
+      }
     });
   });
 
