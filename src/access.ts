@@ -74,9 +74,11 @@ export function parseAccessFile(text: string, file: string): AccessPolicy {
     if (users.has(user as string)) fail(`${who}: user listed twice`);
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) fail(`${who}: the entry must be an object`);
     const e = entry as Record<string, unknown>;
+    // As Core's from_variant, a missing salt or allowed_apis keeps its default ("" and no sets); a
+    // missing hash would lock the user out for good, so it is refused as a mistake.
     const hash = e.password_hash_b64;
-    const salt = e.password_salt_b64;
-    const apis = e.allowed_apis;
+    const salt = e.password_salt_b64 ?? '';
+    const apis = e.allowed_apis ?? [];
     if (typeof hash !== 'string') fail(`${who}: "password_hash_b64" must be a string`);
     if (typeof salt !== 'string') fail(`${who}: "password_salt_b64" must be a string`);
     let passwordHash: Buffer | '*' = '*';
@@ -85,7 +87,7 @@ export function parseAccessFile(text: string, file: string): AccessPolicy {
       if (!BASE64.test(hash as string)) fail(`${who}: "password_hash_b64" is not base64`);
       passwordHash = Buffer.from(hash as string, 'base64');
       if (passwordHash.length !== 32) fail(`${who}: "password_hash_b64" must hold the 32 bytes of a sha256 hash, not ${passwordHash.length}`);
-      if (salt === '*' || !BASE64.test(salt as string)) fail(`${who}: "password_salt_b64" must be the base64 salt that goes with the hash`);
+      if (salt === '*' || salt === '' || !BASE64.test(salt as string)) fail(`${who}: "password_salt_b64" must be the base64 salt that goes with the hash`);
       passwordSalt = Buffer.from(salt as string, 'base64');
     }
     if (!Array.isArray(apis) || apis.some((a) => typeof a !== 'string')) fail(`${who}: "allowed_apis" must be an array of API set names`);

@@ -36,7 +36,10 @@ export function parseFcTime(text: string): number {
   if (undelimited) t = `${undelimited[1]}-${undelimited[2]}-${undelimited[3]}T${undelimited[4]}:${undelimited[5]}:${undelimited[6]}`;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z?$/.test(t)) return NaN;
   const ms = Date.parse(t.endsWith('Z') ? t : `${t}Z`);
-  return Number.isNaN(ms) ? NaN : Math.floor(ms / 1000);
+  if (Number.isNaN(ms)) return NaN;
+  // Date.parse rolls 2026-02-30 over to March; fc refuses dates that do not exist.
+  if (new Date(ms).toISOString().slice(0, 19) !== t.slice(0, 19)) return NaN;
+  return Math.floor(ms / 1000);
 }
 
 /** `time_point_sec::maximum()`, the membership expiry of lifetime members. */

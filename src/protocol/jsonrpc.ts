@@ -9,6 +9,8 @@ export type RequestId = string | number | null;
 export interface RpcRequest {
   /** the id as sent; undefined when the request had no `id` key */
   readonly id: RequestId | undefined;
+  /** the id's JSON text in a reply, typed as fc's legacy parser types the literal */
+  readonly idText?: string;
   /** false for notifications (no id, or a null id without `jsonrpc`): no reply is sent */
   readonly wantsReply: boolean;
   readonly jsonrpc: boolean;
@@ -68,6 +70,7 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
       kind: 'request',
       request: {
         id: hasIdKey ? (id as RequestId) : undefined,
+        idText: typeof id === 'number' ? numericIdText(text, id) : undefined,
         wantsReply: hasIdKey && (hasJsonrpc || id !== null),
         jsonrpc: hasJsonrpc,
         method: o.method as string,
@@ -82,28 +85,79 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
   return { kind: 'invalid', error: protocolError(RPC.MISSING_METHOD) };
 }
 
-function idText(id: RequestId): string {
+// fc's legacy parser types a number by its text (reference §5.4): digits alone are a uint64, a
+// leading '-' makes an int64, a '.' a double, and digits followed by letters (1e5) stay a string.
+// JSON.parse has already lost that text, so numeric ids are echoed from the literal itself.
+
+const PLAIN_ID = /"id"\s*:\s*(-?\d+)\s*[,}]/;
+
+/** The literal text of the top-level `"id"` value, scanning past nested values and strings. */
+function topLevelIdLiteral(text: string): string | undefined {
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const str = text.slice(i + 1, j);
+      i = j;
+      if (depth === 1 && expectKey && str === 'id') {
+        const m = /^\s*:\s*([^,}\s]+)/.exec(text.slice(j + 1));
+        return m?.[1];
+      }
+      expectKey = false;
+    } else if (c === '{' || c === '[') {
+      depth++;
+      expectKey = c === '{' && depth === 1;
+    } else if (c === '}' || c === ']') {
+      depth--;
+    } else if (c === ',' && depth === 1) {
+      expectKey = true;
+    }
+  }
+  return undefined;
+}
+
+function numericIdText(text: string, id: number): string {
+  const plain = PLAIN_ID.exec(text);
+  const literal = plain && Number(plain[1]) === id ? plain[1]! : (topLevelIdLiteral(text) ?? String(id));
+  if (/^\d+$/.test(literal)) {
+    const v = BigInt(literal);
+    return v > 0xffffffffn ? `"${v}"` : v.toString();
+  }
+  if (/^-\d+$/.test(literal)) {
+    const v = BigInt(literal);
+    return v < -2147483648n ? `"${v}"` : v.toString();
+  }
+  return JSON.stringify(literal);
+}
+
+function idText(id: RequestId, text: string | undefined): string {
+  if (text !== undefined) return text;
   if (typeof id === 'number') return JSON.stringify(echoNumber(id));
   return JSON.stringify(id);
 }
 
 /** `{"id":…,"jsonrpc":"2.0",` — the part of a reply before `"result"` or `"error"`, in fc's key order. */
-export function replyHead(id: RequestId | undefined, jsonrpc: boolean): string {
+export function replyHead(id: RequestId | undefined, jsonrpc: boolean, text?: string): string {
   let s = '{';
-  if (id !== undefined) s += `"id":${idText(id)},`;
+  if (id !== undefined) s += `"id":${idText(id, text)},`;
   if (jsonrpc) s += '"jsonrpc":"2.0",';
   return s;
 }
 
 /** The prefix a worker puts before the result JSON; the reply ends with `}`. */
-export const resultPrefix = (req: Pick<RpcRequest, 'id' | 'jsonrpc'>): string => `${replyHead(req.id, req.jsonrpc)}"result":`;
+type ReplyTo = Pick<RpcRequest, 'id' | 'jsonrpc' | 'idText'>;
 
-export function resultReply(req: Pick<RpcRequest, 'id' | 'jsonrpc'>, resultJson: string): string {
+export const resultPrefix = (req: ReplyTo): string => `${replyHead(req.id, req.jsonrpc, req.idText)}"result":`;
+
+export function resultReply(req: ReplyTo, resultJson: string): string {
   return `${resultPrefix(req)}${resultJson}}`;
 }
 
-export function errorReply(req: Pick<RpcRequest, 'id' | 'jsonrpc'>, error: WireError): string {
-  return `${replyHead(req.id, req.jsonrpc)}"error":${JSON.stringify(error)}}`;
+export function errorReply(req: ReplyTo, error: WireError): string {
+  return `${replyHead(req.id, req.jsonrpc, req.idText)}"error":${JSON.stringify(error)}}`;
 }
 
 /** Protocol errors are answered with `"id":null,"jsonrpc":"2.0"` whatever the request carried. */

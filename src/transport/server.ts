@@ -39,8 +39,12 @@ const STATUS_TEXT: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 
+/**
+ * Credentials of a request. As in Core, a header of another scheme (a proxy's Bearer token, say)
+ * means no credentials: the wildcard user. A Basic header that cannot be decoded is a failed login.
+ */
 function credentialsFrom(header: string): Credentials {
-  if (header === '') return undefined;
+  if (!/^basic /i.test(header)) return undefined;
   return parseBasicAuth(header) ?? 'malformed';
 }
 

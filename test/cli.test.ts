@@ -1,0 +1,244 @@
+// cli.ts run as a child process: hash-password, option refusals, and a real `serve` that answers and
+// stops cleanly on SIGTERM.
+import test, { type ExecutionContext } from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fixture } from './helpers/node.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the CLI; the child is killed at teardown if it is still running. */
+function start(t: ExecutionContext, args: string[], cwd?: string): ChildProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], cwd });
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return child;
+}
+
+/** Runs the CLI to completion, optionally writing `input` to its stdin. */
+function run(t: ExecutionContext, args: string[], input?: string): Promise<Run> {
+  const child = start(t, args);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  if (input !== undefined) child.stdin!.end(input);
+  else child.stdin!.end();
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+function tempDir(t: ExecutionContext): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-cli-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A port that was free a moment ago (the server is told to listen on it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something accepts a TCP connection on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+const sha256b64 = (password: string, saltB64: string): string =>
+  createHash('sha256').update(Buffer.concat([Buffer.from(password, 'utf8'), Buffer.from(saltB64, 'base64')])).digest('base64');
+
+/** Checks the output of hash-password: one JSON object with exactly the two access-file fields. */
+function checkHashOutput(t: ExecutionContext, stdout: string, password: string): void {
+  const obj = JSON.parse(stdout) as Record<string, string>;
+  t.deepEqual(Object.keys(obj).sort(), ['password_hash_b64', 'password_salt_b64']);
+  t.is(Buffer.from(obj.password_salt_b64!, 'base64').length, 8);
+  t.regex(obj.password_salt_b64!, /^[A-Za-z0-9+/]{11}=$/);
+  t.regex(obj.password_hash_b64!, /^[A-Za-z0-9+/]{43}=$/);
+  t.is(obj.password_hash_b64, sha256b64(password, obj.password_salt_b64!));
+}
+
+test('my sha256(password ‖ salt) reproduces Core test vectors', (t) => {
+  t.is(sha256b64('supersecret', 'INDdM6iCi/8='), '9e9GF7ooXVb9k4BoSfNIPTelXeGOZ5DrgOYMj94elaY=');
+  t.is(sha256b64('superpassword2', 'Zb8JrQDKNIQ='), 'myadjRISnFOWn2TTd91zqbY50q0w2j/oJGlcdQkUB0Y=');
+});
+
+test('hash-password --password prints one JSON object whose hash is sha256(password ‖ salt)', async (t) => {
+  const r = await run(t, ['hash-password', '--password', 'x']);
+  t.is(r.code, 0, r.stderr);
+  checkHashOutput(t, r.stdout, 'x');
+});
+
+test('hash-password draws a new salt on each run', async (t) => {
+  const [a, b] = await Promise.all([run(t, ['hash-password', '--password', 'same']), run(t, ['hash-password', '--password', 'same'])]);
+  t.is(a.code, 0);
+  t.is(b.code, 0);
+  t.not(JSON.parse(a.stdout).password_salt_b64, JSON.parse(b.stdout).password_salt_b64);
+});
+
+test('hash-password reads the password from a pipe on stdin, first line without its line ending', async (t) => {
+  const r = await run(t, ['hash-password'], 'hunter2 with spaces\r\nsecond line\n');
+  t.is(r.code, 0, r.stderr);
+  checkHashOutput(t, r.stdout, 'hunter2 with spaces');
+  const plain = await run(t, ['hash-password'], 'pässwörd');
+  t.is(plain.code, 0, plain.stderr);
+  checkHashOutput(t, plain.stdout, 'pässwörd');
+});
+
+test('serve with an unknown option exits non-zero naming it', async (t) => {
+  const r = await run(t, ['serve', '--no-such-flag', '1']);
+  t.not(r.code, 0);
+  t.true(r.stderr.includes('--no-such-flag'), r.stderr);
+});
+
+test('serve --workers abc exits non-zero naming the option', async (t) => {
+  const dir = tempDir(t);
+  const r = await run(t, ['serve', '--workers', 'abc', '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', '127.0.0.1:0']);
+  t.not(r.code, 0);
+  t.regex(r.stderr, /workers/);
+  t.true(r.stderr.includes('abc'), r.stderr);
+  t.false(r.stderr.includes('    at '), 'a configuration error is reported without a stack trace');
+});
+
+test('serve with a bad value in the --config file exits non-zero naming the option and the file', async (t) => {
+  const dir = tempDir(t);
+  const ini = fixture('cli-bad-workers.ini');
+  const r = await run(t, ['serve', '--config', ini, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', '127.0.0.1:0']);
+  t.not(r.code, 0);
+  t.regex(r.stderr, /workers/);
+  t.true(r.stderr.includes(ini), r.stderr);
+});
+
+test('serve --config with an unknown key is refused naming the key and the file', async (t) => {
+  const dir = tempDir(t);
+  const ini = fixture('cli-unknown-key.ini');
+  const r = await run(t, ['serve', '--config', ini, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', '127.0.0.1:0']);
+  t.not(r.code, 0);
+  t.true(r.stderr.includes('no-such-option'), r.stderr);
+  t.true(r.stderr.includes(ini), r.stderr);
+});
+
+test('serve --config with a file that does not exist is refused naming the file', async (t) => {
+  const dir = tempDir(t);
+  const missing = path.join(dir, 'missing.ini');
+  const r = await run(t, ['serve', '--config', missing, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', '127.0.0.1:0']);
+  t.not(r.code, 0);
+  t.true(r.stderr.includes(missing), r.stderr);
+});
+
+test('serve --api-access with a malformed file exits non-zero naming the file and the entry, and never listens', async (t) => {
+  const dir = tempDir(t);
+  const port = await freePort();
+  const cases: [string, string[]][] = [
+    ['access-bad-duplicate-user.json', ['alice', 'permission_map[1]']],
+    ['access-bad-short-hash.json', ['bob', 'permission_map[1]']],
+    ['access-bad-not-json.json', ['JSON']],
+  ];
+  for (const [name, parts] of cases) {
+    const file = fixture(name);
+    const r = await run(t, ['serve', '--api-access', file, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', `127.0.0.1:${port}`, '--workers', '1']);
+    t.not(r.code, 0, name);
+    t.true(r.stderr.includes(file), `${name}: ${r.stderr}`);
+    for (const p of parts) t.true(r.stderr.includes(p), `${name}: stderr should contain ${p}: ${r.stderr}`);
+    t.false(r.stdout.includes('serving'), name);
+    t.false(await listening(port), `${name}: nothing may listen on ${port}`);
+  }
+  // Refused before the chain store is touched.
+  t.false(existsSync(path.join(dir, 'data')) && readdirSync(path.join(dir, 'data')).length > 0);
+});
+
+test('serve --api-access with a file that does not exist exits non-zero naming it', async (t) => {
+  const dir = tempDir(t);
+  const missing = path.join(dir, 'nope.json');
+  const r = await run(t, ['serve', '--api-access', missing, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', '127.0.0.1:0']);
+  t.not(r.code, 0);
+  t.true(r.stderr.includes(missing), r.stderr);
+});
+
+test('serve --genesis-json with a malformed file exits non-zero naming the file and the field', async (t) => {
+  const dir = tempDir(t);
+  const file = fixture('cli-bad-genesis.json');
+  const r = await run(t, ['serve', '--genesis-json', file, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', '127.0.0.1:0', '--workers', '1']);
+  t.not(r.code, 0);
+  t.true(r.stderr.includes(file), r.stderr);
+  t.true(r.stderr.includes('initial_accounts[0].name'), r.stderr);
+  t.false(r.stdout.includes('serving'));
+});
+
+test('serve with a valid --config file answers get_accounts over HTTP and exits 0 on SIGTERM', async (t) => {
+  const dir = tempDir(t);
+  const port = await freePort();
+  const ini = path.join(dir, 'config.ini');
+  writeFileSync(ini, ['# test node', 'workers = 1', 'log-level = info', 'api-node-info = cli test', `data-dir = ${path.join(dir, 'ignored')}`].join('\n'));
+  // --data-dir on the command line wins over the ini file's data-dir.
+  const dataDir = path.join(dir, 'data');
+  const child = start(t, ['serve', '--config', ini, '--rpc-endpoint', `127.0.0.1:${port}`, '--data-dir', dataDir]);
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const serving = new Promise<boolean>((resolve) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (stdout.split('\n').some((l) => l.includes('serving'))) resolve(true);
+    });
+    void exited.then(() => resolve(false));
+  });
+  t.true(await serving, `the node should log "serving"; stdout: ${stdout} stderr: ${stderr}`);
+
+  const res = await fetch(`http://127.0.0.1:${port}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_accounts', params: [['1.2.0']] }),
+  });
+  t.is(res.status, 200);
+  const reply = (await res.json()) as { id: number; jsonrpc: string; result: { id: string; name: string }[] };
+  t.is(reply.id, 1);
+  t.is(reply.jsonrpc, '2.0');
+  t.is(reply.result.length, 1);
+  t.is(reply.result[0]!.id, '1.2.0');
+  t.is(reply.result[0]!.name, 'committee-account');
+
+  const info = await fetch(`http://127.0.0.1:${port}/rpc`, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'call', params: [1, 'get_info', []] }),
+  });
+  t.deepEqual(await info.json(), { id: 2, jsonrpc: '2.0', result: 'cli test' });
+
+  t.true(existsSync(dataDir), 'the command-line data-dir is used');
+  t.false(existsSync(path.join(dir, 'ignored')), "the ini file's data-dir is overridden");
+
+  child.kill('SIGTERM');
+  const end = await exited;
+  t.is(end.code, 0, stderr);
+  t.is(end.signal, null);
+  t.false(await listening(port), 'the port is released after shutdown');
+});

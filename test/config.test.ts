@@ -1,0 +1,176 @@
+// config.ts: defaults, precedence (command line > ini file > default), refusals, freezing, and the
+// application_options view that login.get_config returns (reference §1.5).
+import test from 'ava';
+import os from 'node:os';
+import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig } from '../src/config.js';
+
+// BitShares Core's defaults in its reflection order, copied from reference §1.5 (not from config.ts).
+const CORE_LIMITS: [string, number][] = [
+  ['api_limit_get_account_history', 100],
+  ['api_limit_get_account_history_operations', 100],
+  ['api_limit_get_account_history_by_operations', 100],
+  ['api_limit_get_relative_account_history', 100],
+  ['api_limit_get_market_history', 200],
+  ['api_limit_get_trade_history', 100],
+  ['api_limit_get_trade_history_by_sequence', 100],
+  ['api_limit_get_liquidity_pool_history', 101],
+  ['api_limit_get_top_markets', 100],
+  ['api_limit_get_assets', 101],
+  ['api_limit_get_asset_holders', 100],
+  ['api_limit_get_key_references', 100],
+  ['api_limit_get_full_accounts', 50],
+  ['api_limit_get_full_accounts_lists', 500],
+  ['api_limit_get_full_accounts_subscribe', 100],
+  ['api_limit_get_top_voters', 200],
+  ['api_limit_get_limit_orders', 300],
+  ['api_limit_get_limit_orders_by_account', 101],
+  ['api_limit_get_account_limit_orders', 101],
+  ['api_limit_get_grouped_limit_orders', 101],
+  ['api_limit_get_order_book', 50],
+  ['api_limit_get_call_orders', 300],
+  ['api_limit_get_settle_orders', 300],
+  ['api_limit_get_collateral_bids', 100],
+  ['api_limit_lookup_accounts', 1000],
+  ['api_limit_lookup_witness_accounts', 1000],
+  ['api_limit_lookup_committee_member_accounts', 1000],
+  ['api_limit_lookup_vote_ids', 1000],
+  ['api_limit_list_htlcs', 100],
+  ['api_limit_get_htlc_by', 100],
+  ['api_limit_get_withdraw_permissions_by_giver', 101],
+  ['api_limit_get_withdraw_permissions_by_recipient', 101],
+  ['api_limit_get_tickets', 101],
+  ['api_limit_get_liquidity_pools', 101],
+  ['api_limit_get_samet_funds', 101],
+  ['api_limit_get_credit_offers', 101],
+  ['api_limit_get_storage_info', 101],
+];
+
+const refused = (t: import('ava').ExecutionContext, fn: () => unknown, ...parts: (string | RegExp)[]): void => {
+  const err = t.throws(fn, { instanceOf: ConfigError });
+  for (const p of parts) {
+    if (typeof p === 'string') t.true(err!.message.includes(p), `message ${JSON.stringify(err!.message)} should contain ${JSON.stringify(p)}`);
+    else t.regex(err!.message, p);
+  }
+};
+
+test('defaults: rpc-endpoint is 127.0.0.1:8090 and the other options have their documented values', (t) => {
+  const c = buildConfig({});
+  t.deepEqual(c.rpcEndpoint, { host: '127.0.0.1', port: 8090 });
+  t.is(c.dataDir, './data');
+  t.is(c.genesisJson, null);
+  t.is(c.apiAccess, null);
+  t.is(c.apiNodeInfo, '');
+  t.is(c.workers, Math.max(1, os.availableParallelism()));
+  t.is(c.loginApiVariant, 'current');
+  t.is(c.enableSubscribeToAll, false);
+  t.is(c.maxJsonDepth, 250);
+  t.is(c.maxRequestBytes, 1024 * 1024);
+  t.is(c.logLevel, 'info');
+});
+
+test('defaults: every api-limit equals BitShares Core default, and there is no other limit', (t) => {
+  const c = defaultConfig();
+  t.deepEqual({ ...c.apiLimits }, Object.fromEntries(CORE_LIMITS));
+  t.deepEqual(Object.keys(API_LIMIT_DEFAULTS), CORE_LIMITS.map(([k]) => k));
+});
+
+test('every api-limit has an option spelled as witness_node spells it', (t) => {
+  const names = new Set(OPTIONS.map((o) => o.name));
+  for (const [field, def] of CORE_LIMITS) {
+    const name = field.replace(/_/g, '-');
+    t.true(names.has(name), name);
+    t.is(OPTIONS.find((o) => o.name === name)!.default, String(def), name);
+  }
+  t.true(names.has('rpc-endpoint'));
+  t.true(names.has('api-access'));
+  t.true(names.has('enable-subscribe-to-all'));
+});
+
+test('precedence: the command line wins over the ini file, which wins over the default', (t) => {
+  const file = { workers: '2', 'api-limit-get-account-history': '50', 'api-node-info': 'from file' };
+  const both = buildConfig({ workers: '3', 'api-limit-get-account-history': '70' }, file);
+  t.is(both.workers, 3);
+  t.is(both.apiLimits.api_limit_get_account_history, 70);
+  t.is(both.apiNodeInfo, 'from file');
+  const fileOnly = buildConfig({}, file);
+  t.is(fileOnly.workers, 2);
+  t.is(fileOnly.apiLimits.api_limit_get_account_history, 50);
+  t.is(fileOnly.apiLimits.api_limit_get_relative_account_history, 100);
+});
+
+test('values from the command line and the file are parsed into their types', (t) => {
+  const c = buildConfig({ 'rpc-endpoint': '0.0.0.0:0', 'enable-subscribe-to-all': 'true', 'login-api-variant': 'legacy', 'api-access': 'x.json' });
+  t.deepEqual(c.rpcEndpoint, { host: '0.0.0.0', port: 0 });
+  t.is(c.enableSubscribeToAll, true);
+  t.is(c.loginApiVariant, 'legacy');
+  t.is(c.apiAccess, 'x.json');
+  t.deepEqual(buildConfig({ 'rpc-endpoint': '[::1]:8091' }).rpcEndpoint, { host: '::1', port: 8091 });
+  t.is(buildConfig({}, { 'enable-subscribe-to-all': 'false' }).enableSubscribeToAll, false);
+});
+
+test('an unknown option in the ini file is refused with a message naming it and the file', (t) => {
+  refused(t, () => buildConfig({}, { 'no-such-option': '1' }, 'config file my.ini'), 'no-such-option', 'my.ini');
+});
+
+test('an unknown option on the command line is refused with a message naming it', (t) => {
+  refused(t, () => buildConfig({ 'rpc-endpoints': '127.0.0.1:1' }), 'rpc-endpoints', 'command line');
+});
+
+test('a bad integer is refused with a message naming the option', (t) => {
+  for (const bad of ['abc', '-1', '1.5', '', '0x10', '4294967296']) {
+    refused(t, () => buildConfig({ 'api-limit-get-account-history': bad }), "'api-limit-get-account-history'");
+  }
+  refused(t, () => buildConfig({ workers: '0' }), "'workers'");
+  refused(t, () => buildConfig({}, { workers: 'many' }, 'config file a.ini'), "'workers'", 'a.ini');
+  t.is(buildConfig({ 'api-limit-get-account-history': '4294967295' }).apiLimits.api_limit_get_account_history, 4294967295);
+});
+
+test('a bad boolean is refused with a message naming the option', (t) => {
+  refused(t, () => buildConfig({ 'enable-subscribe-to-all': 'maybe' }), "'enable-subscribe-to-all'");
+});
+
+test('a bad enum value is refused with a message naming the option and the choices', (t) => {
+  refused(t, () => buildConfig({ 'login-api-variant': 'newest' }), "'login-api-variant'", 'current', 'legacy');
+  refused(t, () => buildConfig({ 'log-level': 'loud' }), "'log-level'");
+});
+
+test('a bad endpoint is refused with a message naming the option', (t) => {
+  for (const bad of ['127.0.0.1', '127.0.0.1:', ':8090', '127.0.0.1:65536', '127.0.0.1:port', '']) {
+    refused(t, () => buildConfig({ 'rpc-endpoint': bad }), "'rpc-endpoint'");
+  }
+});
+
+test('the config is deep-frozen', (t) => {
+  const c = buildConfig({});
+  t.true(Object.isFrozen(c));
+  t.true(Object.isFrozen(c.apiLimits));
+  t.true(Object.isFrozen(c.rpcEndpoint));
+  t.throws(() => {
+    (c as unknown as { workers: number }).workers = 99;
+  }, { instanceOf: TypeError });
+  t.throws(() => {
+    (c.apiLimits as unknown as Record<string, number>).api_limit_get_account_history = 1;
+  }, { instanceOf: TypeError });
+  t.is(c.apiLimits.api_limit_get_account_history, 100);
+});
+
+test('applicationOptions has Core key order: subscribe flag, the two plugin flags, then every api_limit', (t) => {
+  const opts = applicationOptions(buildConfig({ 'enable-subscribe-to-all': 'true', 'api-limit-get-full-accounts-subscribe': '120' }));
+  t.deepEqual(Object.keys(opts), [
+    'enable_subscribe_to_all',
+    'has_api_helper_indexes_plugin',
+    'has_market_history_plugin',
+    ...CORE_LIMITS.map(([k]) => k),
+  ]);
+  t.is(opts.enable_subscribe_to_all, true);
+  t.is(opts.has_api_helper_indexes_plugin, false);
+  t.is(opts.has_market_history_plugin, false);
+  t.is(opts.api_limit_get_full_accounts_subscribe, 120);
+  t.is(opts.api_limit_lookup_accounts, 1000);
+});
+
+test('applicationOptions api_limit keys follow the order of OPTIONS', (t) => {
+  const fromOptions = OPTIONS.filter((o) => o.key.startsWith('apiLimits.')).map((o) => o.key.slice('apiLimits.'.length));
+  const keys = Object.keys(applicationOptions(defaultConfig())).filter((k) => k.startsWith('api_limit_'));
+  t.deepEqual(keys, fromOptions);
+});

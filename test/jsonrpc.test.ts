@@ -1,0 +1,209 @@
+// protocol/jsonrpc.ts: request validation as fc's websocket_api::on_message does it (reference §3.5),
+// the notification rule, nesting depth, and reply envelopes (key order and id formatting, §3.1, §5.4).
+import test, { type ExecutionContext } from 'ava';
+import { errorReply, invalidReply, nestingDepth, parseInbound, replyHead, resultReply, type Inbound, type RpcRequest } from '../src/protocol/jsonrpc.js';
+import { assertError } from '../src/errors.js';
+
+const DEPTH = 250;
+
+const invalid = (t: ExecutionContext, text: string, code: number, message: string): void => {
+  const r = parseInbound(text, DEPTH);
+  t.is(r.kind, 'invalid', text);
+  if (r.kind !== 'invalid') return;
+  t.is(r.error.code, code, text);
+  t.is(r.error.message, message, text);
+  if (code !== -32700) t.false('data' in r.error, `${text}: errors from the table carry no data`);
+};
+
+const request = (t: ExecutionContext, text: string): RpcRequest => {
+  const r: Inbound = parseInbound(text, DEPTH);
+  if (r.kind !== 'request') t.fail(`${text}: expected a request, got ${JSON.stringify(r)}`);
+  return (r as { request: RpcRequest }).request;
+};
+
+test('a JSON parse failure is -32700 "Invalid JSON message" with an fc exception as data', (t) => {
+  for (const text of ['{', '', 'nul', '{"id":1,}', "{'id':1}"]) {
+    const r = parseInbound(text, DEPTH);
+    t.is(r.kind, 'invalid', JSON.stringify(text));
+    if (r.kind !== 'invalid') continue;
+    t.is(r.error.code, -32700);
+    t.is(r.error.message, 'Invalid JSON message');
+    t.truthy(r.error.data);
+    t.is(typeof r.error.data!.code, 'number');
+    t.is(typeof r.error.data!.name, 'string');
+    t.true(Array.isArray(r.error.data!.stack));
+  }
+});
+
+test('a top-level array is "Batch requests not supported"', (t) => {
+  invalid(t, '[]', -32600, 'Batch requests not supported');
+  invalid(t, '[{"id":1,"method":"get_chain_id","params":[]}]', -32600, 'Batch requests not supported');
+});
+
+test('a top level that is not an object is "Invalid JSON request"', (t) => {
+  for (const text of ['1', '"call"', 'null', 'true']) invalid(t, text, -32600, 'Invalid JSON request');
+});
+
+test('an id that is not a string, number or null is "Invalid id"', (t) => {
+  for (const id of ['{}', '[]', 'true', '[1]']) invalid(t, `{"id":${id},"method":"call","params":[]}`, -32600, 'Invalid id');
+});
+
+test('a method that is not a string, or is empty, is "Missing or invalid method"', (t) => {
+  for (const m of ['1', '""', 'null', '[]', '{}']) invalid(t, `{"id":1,"method":${m},"params":[]}`, -32600, 'Missing or invalid method');
+});
+
+test('jsonrpc other than exactly "2.0" is "Unsupported JSON-RPC version"', (t) => {
+  for (const v of ['"1.0"', '2', '2.0', 'null', '"2.0 "']) invalid(t, `{"jsonrpc":${v},"id":1,"method":"x"}`, -32600, 'Unsupported JSON-RPC version');
+});
+
+test('params as an object is -32602 "Named parameters not supported"', (t) => {
+  invalid(t, '{"id":1,"method":"get_accounts","params":{"names":["1.2.0"]}}', -32602, 'Named parameters not supported');
+});
+
+test('params present but not an array is "Invalid parameters"', (t) => {
+  for (const p of ['"x"', '1', 'true', 'null']) invalid(t, `{"id":1,"method":"x","params":${p}}`, -32600, 'Invalid parameters');
+});
+
+test('a reply without id (or id null without jsonrpc) is "Missing or invalid id"; otherwise it is ignored', (t) => {
+  invalid(t, '{"result":1}', -32600, 'Missing or invalid id');
+  invalid(t, '{"error":{"code":1,"message":"x"}}', -32600, 'Missing or invalid id');
+  invalid(t, '{"id":null,"result":1}', -32600, 'Missing or invalid id');
+  t.deepEqual(parseInbound('{"id":null,"jsonrpc":"2.0","result":1}', DEPTH), { kind: 'ignore' });
+  t.deepEqual(parseInbound('{"id":3,"result":1}', DEPTH), { kind: 'ignore' });
+  t.deepEqual(parseInbound('{"id":"a","error":{"code":1,"message":"x"}}', DEPTH), { kind: 'ignore' });
+});
+
+test('none of method, result or error is "Missing method or result or error"', (t) => {
+  invalid(t, '{}', -32600, 'Missing method or result or error');
+  invalid(t, '{"id":1}', -32600, 'Missing method or result or error');
+  invalid(t, '{"id":1,"jsonrpc":"2.0","params":[]}', -32600, 'Missing method or result or error');
+});
+
+test('checks run in fc order: id, then method, then jsonrpc, then params', (t) => {
+  invalid(t, '{"id":{},"method":1,"jsonrpc":"1.0","params":{}}', -32600, 'Invalid id');
+  invalid(t, '{"id":1,"method":1,"jsonrpc":"1.0","params":{}}', -32600, 'Missing or invalid method');
+  invalid(t, '{"id":1,"method":"x","jsonrpc":"1.0","params":{}}', -32600, 'Unsupported JSON-RPC version');
+  invalid(t, '{"id":1,"method":"x","jsonrpc":"2.0","params":{}}', -32602, 'Named parameters not supported');
+  invalid(t, '{"jsonrpc":"1.0","result":1}', -32600, 'Unsupported JSON-RPC version');
+});
+
+test('a valid request keeps id, method and params; missing params is an empty list', (t) => {
+  const r = request(t, '{"id":7,"method":"call","params":[0,"get_accounts",[["1.2.0"]]]}');
+  t.is(r.id, 7);
+  t.is(r.method, 'call');
+  t.deepEqual(r.params, [0, 'get_accounts', [['1.2.0']]]);
+  t.false(r.jsonrpc);
+  const noParams = request(t, '{"jsonrpc":"2.0","id":"abc","method":"get_chain_id"}');
+  t.deepEqual(noParams.params, []);
+  t.is(noParams.id, 'abc');
+  t.true(noParams.jsonrpc);
+});
+
+test('wantsReply: an id (not null) wants a reply; id null only with jsonrpc; no id never', (t) => {
+  t.true(request(t, '{"id":1,"method":"x"}').wantsReply);
+  t.true(request(t, '{"id":0,"method":"x"}').wantsReply);
+  t.true(request(t, '{"id":"","method":"x"}').wantsReply);
+  t.true(request(t, '{"id":null,"jsonrpc":"2.0","method":"x"}').wantsReply);
+  t.false(request(t, '{"id":null,"method":"x"}').wantsReply);
+  t.false(request(t, '{"method":"x"}').wantsReply);
+  t.false(request(t, '{"jsonrpc":"2.0","method":"x"}').wantsReply);
+});
+
+test('the id is undefined without an id key and null for "id":null', (t) => {
+  t.is(request(t, '{"method":"x"}').id, undefined);
+  t.is(request(t, '{"id":null,"method":"x"}').id, null);
+});
+
+test('nestingDepth counts levels of arrays and objects', (t) => {
+  t.is(nestingDepth(1), 0);
+  t.is(nestingDepth('x'), 0);
+  t.is(nestingDepth(null), 0);
+  t.is(nestingDepth([]), 1);
+  t.is(nestingDepth({}), 1);
+  t.is(nestingDepth([[1]]), 2);
+  t.is(nestingDepth({ a: [{}], b: 1 }), 3);
+  t.is(nestingDepth([1, [2, [3, [4]]], []]), 4);
+});
+
+test('nestingDepth handles very deep input without overflowing the stack', (t) => {
+  const n = 200_000;
+  const v = JSON.parse('['.repeat(n) + ']'.repeat(n));
+  t.is(nestingDepth(v), n);
+});
+
+test('a request nested deeper than the maximum is refused; one at the maximum is accepted', (t) => {
+  const nested = (levels: number): string => `{"id":1,"method":"x","params":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+  // The object is one level, params the next: depth = levels.
+  t.is(parseInbound(nested(DEPTH), DEPTH).kind, 'request');
+  const r = parseInbound(nested(DEPTH + 1), DEPTH);
+  t.is(r.kind, 'invalid');
+  if (r.kind === 'invalid') t.is(r.error.code, -32700);
+  t.is(parseInbound(nested(11), 10).kind, 'invalid');
+  t.is(parseInbound(nested(10), 10).kind, 'request');
+});
+
+test('replies keep fc key order: id, jsonrpc, then result or error', (t) => {
+  t.is(resultReply({ id: 1, jsonrpc: true }, '[]'), '{"id":1,"jsonrpc":"2.0","result":[]}');
+  t.is(resultReply({ id: 1, jsonrpc: false }, 'null'), '{"id":1,"result":null}');
+  t.is(resultReply({ id: undefined, jsonrpc: true }, '1'), '{"jsonrpc":"2.0","result":1}');
+  t.is(resultReply({ id: null, jsonrpc: true }, 'true'), '{"id":null,"jsonrpc":"2.0","result":true}');
+  t.is(errorReply({ id: 'a"b', jsonrpc: false }, { code: -32601, message: 'Method not found' }), '{"id":"a\\"b","error":{"code":-32601,"message":"Method not found"}}');
+  t.is(replyHead(5, false), '{"id":5,');
+  t.is(replyHead(undefined, false), '{');
+  const e = assertError('a: b');
+  const parsed = JSON.parse(errorReply({ id: 2, jsonrpc: true }, e));
+  t.deepEqual(Object.keys(parsed), ['id', 'jsonrpc', 'error']);
+  t.deepEqual(Object.keys(parsed.error), ['code', 'message', 'data']);
+  t.deepEqual(parsed.error, JSON.parse(JSON.stringify(e)));
+});
+
+test('protocol errors are answered with id null and jsonrpc "2.0" whatever the request said', (t) => {
+  t.is(invalidReply({ code: -32600, message: 'Batch requests not supported' }), '{"id":null,"jsonrpc":"2.0","error":{"code":-32600,"message":"Batch requests not supported"}}');
+});
+
+test('numeric ids: unsigned up to 2^32-1 are numbers, larger ones strings', (t) => {
+  t.is(replyHead(0, false), '{"id":0,');
+  t.is(replyHead(4294967295, false), '{"id":4294967295,');
+  t.is(replyHead(4294967296, false), '{"id":"4294967296",');
+  t.is(replyHead(2 ** 40, false), `{"id":"${2 ** 40}",`);
+});
+
+test('numeric ids: negatives down to -2^31 are numbers, smaller ones strings', (t) => {
+  t.is(replyHead(-1, false), '{"id":-1,');
+  t.is(replyHead(-2147483648, false), '{"id":-2147483648,');
+  t.is(replyHead(-2147483649, false), '{"id":"-2147483649",');
+});
+
+test('numeric ids: fractions are echoed as strings', (t) => {
+  for (const id of [1.5, -0.25, 1e-7]) {
+    const parsed = JSON.parse(`${replyHead(id, false)}"result":null}`);
+    t.is(typeof parsed.id, 'string', String(id));
+    t.is(Number(parsed.id), id);
+  }
+});
+
+// End to end: fc's legacy parser types a number literal by its text (reference §5.4): with "." it is a
+// double (echoed as a string), a digit run followed by letters such as 1e5 is the string "1e5", and
+// an unsigned literal up to 2^64-1 is exact.
+const echoed = (text: string): unknown => {
+  const r = parseInbound(text, DEPTH);
+  if (r.kind !== 'request') throw new Error(`not a request: ${text}`);
+  return JSON.parse(resultReply(r.request, 'null')).id;
+};
+
+test('an id written with a decimal point (1.0) is a double in fc and is echoed as a string', (t) => {
+  const id = echoed('{"id":1.0,"method":"x"}');
+  t.is(typeof id, 'string');
+  t.is(Number(id), 1);
+});
+
+test('an id written as 1e5 is echoed as the string "1e5", as fc legacy parser reads it', (t) => {
+  t.is(echoed('{"id":1e5,"method":"x"}'), '1e5');
+});
+
+test('a large unsigned id is echoed exactly, not rounded to a double', (t) => {
+  t.is(echoed('{"id":9007199254740993,"method":"x"}'), '9007199254740993');
+  t.is(echoed('{"id":18446744073709551615,"method":"x"}'), '18446744073709551615');
+  t.is(echoed('{"id":4294967296,"method":"x"}'), '4294967296');
+  t.is(echoed('{"id":12,"method":"x"}'), 12);
+});

@@ -1,0 +1,148 @@
+// api/params.ts: fc's lenient argument conversions and the fc exceptions for bad input (reference §5.1, §5.4).
+import test, { type ExecutionContext } from 'ava';
+import { asArray, asObjectId, asOptionalBool, asString, asUint32, asUint64 } from '../src/api/params.js';
+import { RpcError } from '../src/errors.js';
+
+/** Runs fn and returns the wire error it throws. */
+const fails = (t: ExecutionContext, fn: () => unknown, code: number, message: string, label = message): void => {
+  const err = t.throws(fn, { instanceOf: RpcError }, label);
+  if (!err) return;
+  const wire = (err as RpcError).wire;
+  t.is(wire.code, code, label);
+  t.is(wire.message, message, label);
+  t.is(wire.data?.code, code, label);
+};
+
+test('asUint64 accepts numbers, numeric strings, booleans and null (→ 0)', (t) => {
+  t.is(asUint64(0), 0n);
+  t.is(asUint64(100), 100n);
+  t.is(asUint64(4294967296), 4294967296n);
+  t.is(asUint64('42'), 42n);
+  t.is(asUint64('18446744073709551615'), 18446744073709551615n);
+  t.is(asUint64(true), 1n);
+  t.is(asUint64(false), 0n);
+  t.is(asUint64(null), 0n);
+  t.is(asUint64(undefined), 0n);
+});
+
+test('asUint64 casts negative and fractional numbers as C++ static_cast does', (t) => {
+  t.is(asUint64(-1), 18446744073709551615n);
+  t.is(asUint64('-1'), 18446744073709551615n);
+  t.is(asUint64(1.9), 1n);
+});
+
+test('asUint64 refuses a non-numeric string with parse_error "Couldn\'t parse uint64_t"', (t) => {
+  for (const v of ['abc', '', '1.2.0', '12abc']) {
+    fails(t, () => asUint64(v), 4, "Execution error: Parse Error: Couldn't parse uint64_t", JSON.stringify(v));
+  }
+});
+
+test('asUint64 refuses objects and arrays with bad_cast', (t) => {
+  const err = t.throws(() => asUint64({}), { instanceOf: RpcError }) as RpcError;
+  t.is(err.wire.code, 7);
+  t.is(err.wire.data!.name, 'bad_cast_exception');
+  t.regex(err.wire.message, /^Execution error: Bad Cast: Invalid cast from object\S* to uint64/);
+  const arr = t.throws(() => asUint64([1]), { instanceOf: RpcError }) as RpcError;
+  t.is(arr.wire.code, 7);
+  t.regex(arr.wire.message, /Invalid cast from array\S* to uint64/);
+});
+
+test('asUint32 truncates to 32 bits without an overflow check, as static_cast<uint32_t>', (t) => {
+  t.is(asUint32(7), 7);
+  t.is(asUint32('100'), 100);
+  t.is(asUint32(4294967295), 4294967295);
+  t.is(asUint32(4294967296), 0);
+  t.is(asUint32(4294967297), 1);
+  t.is(asUint32(-1), 4294967295);
+  t.is(asUint32(null), 0);
+  fails(t, () => asUint32('x'), 4, "Execution error: Parse Error: Couldn't parse uint64_t");
+});
+
+test('asString turns numbers and booleans into text and null into ""', (t) => {
+  t.is(asString('alice'), 'alice');
+  t.is(asString(''), '');
+  t.is(asString(5), '5');
+  t.is(asString(true), 'true');
+  t.is(asString(false), 'false');
+  t.is(asString(null), '');
+});
+
+test('asString refuses objects and arrays with bad_cast', (t) => {
+  for (const v of [{}, ['a']]) {
+    const err = t.throws(() => asString(v), { instanceOf: RpcError }) as RpcError;
+    t.is(err.wire.code, 7);
+    t.true(err.wire.message.startsWith('Execution error: Bad Cast: '), err.wire.message);
+  }
+});
+
+test('asArray accepts arrays and null, and refuses other values with an assert', (t) => {
+  t.deepEqual(asArray([1, 2]), [1, 2]);
+  t.deepEqual(asArray(null), []);
+  fails(t, () => asArray('x'), 10, 'Execution error: Assert Exception: is_array(): Expected an array, got string');
+});
+
+test('asOptionalBool: missing or null is undefined; booleans, numbers and "true"/"false" convert', (t) => {
+  t.is(asOptionalBool(undefined), undefined);
+  t.is(asOptionalBool(null), undefined);
+  t.is(asOptionalBool(true), true);
+  t.is(asOptionalBool(false), false);
+  t.is(asOptionalBool(1), true);
+  t.is(asOptionalBool(0), false);
+  t.is(asOptionalBool('true'), true);
+  t.is(asOptionalBool('false'), false);
+});
+
+test('asOptionalBool refuses other strings, objects and arrays with bad_cast', (t) => {
+  for (const v of ['yes', {}, []]) {
+    const err = t.throws(() => asOptionalBool(v), { instanceOf: RpcError }) as RpcError;
+    t.is(err.wire.code, 7, JSON.stringify(v));
+    t.is(err.wire.data!.name, 'bad_cast_exception');
+  }
+});
+
+test('asObjectId parses "space.type.instance"', (t) => {
+  t.deepEqual(asObjectId('1.2.0'), { space: 1, type: 2, instance: 0 });
+  t.deepEqual(asObjectId('2.9.123456'), { space: 2, type: 9, instance: 123456 });
+  t.deepEqual(asObjectId('1.11.281474976710655'), { space: 1, type: 11, instance: 0xffffffffffff });
+  t.deepEqual(asObjectId('1.2.5', { space: 1, type: 2 }), { space: 1, type: 2, instance: 5 });
+});
+
+test('asObjectId requires a real JSON string (bad_cast otherwise)', (t) => {
+  for (const v of [5, null, ['1.2.0'], {}]) {
+    const err = t.throws(() => asObjectId(v), { instanceOf: RpcError }) as RpcError;
+    t.is(err.wire.code, 7, JSON.stringify(v));
+  }
+});
+
+test('asObjectId reports missing parts with object_id.hpp asserts, in its order', (t) => {
+  fails(t, () => asObjectId('alice'), 10, 'Execution error: Assert Exception: first_dot != std::string::npos: Missing the first dot');
+  fails(t, () => asObjectId(''), 10, 'Execution error: Assert Exception: first_dot != std::string::npos: Missing the first dot');
+  fails(t, () => asObjectId('.2.0'), 10, 'Execution error: Assert Exception: first_dot != 0: Missing the space part');
+  fails(t, () => asObjectId('1.2'), 10, 'Execution error: Assert Exception: second_dot != std::string::npos: Missing the second dot');
+  fails(t, () => asObjectId('1..0'), 10, 'Execution error: Assert Exception: second_dot != first_dot+1: Missing the type part');
+});
+
+test('asObjectId refuses non-numeric parts with a parse error', (t) => {
+  for (const v of ['1.2.x', 'a.2.0', '1.b.0', '1.2.', '1.2.-1']) {
+    const err = t.throws(() => asObjectId(v), { instanceOf: RpcError }) as RpcError;
+    t.is(err.wire.code, 4, v);
+  }
+});
+
+test('asObjectId refuses an id of another space or type, naming both', (t) => {
+  fails(
+    t,
+    () => asObjectId('1.3.0', { space: 1, type: 2 }),
+    10,
+    "Execution error: Assert Exception: type_id == TypeID && space_id == SpaceID: Space.Type.0 (1.2.0) doesn't match expected value 1.3.0",
+  );
+  const err = t.throws(() => asObjectId('2.2.0', { space: 1, type: 2 }), { instanceOf: RpcError }) as RpcError;
+  t.is(err.wire.code, 10);
+});
+
+test('asObjectId refuses parts beyond 8/8/48 bits', (t) => {
+  for (const v of ['256.2.0', '1.256.0', '1.2.281474976710656']) {
+    const err = t.throws(() => asObjectId(v), { instanceOf: RpcError }) as RpcError;
+    t.is(err.wire.code, 10, v);
+  }
+});
