@@ -13,7 +13,8 @@
 //   <-- (none)                      over WebSocket: this request gets no reply
 //
 // Replies are compared as text, so key order and number formats are checked too. The only
-// normalisation is fc's log timestamps inside error data: "timestamp":"…" becomes "timestamp":"*".
+// normalisation is of times that are "now": fc's log timestamps inside error data ("timestamp":"…"
+// becomes "timestamp":"*") and a potential peer's "last_seen_time":"…" (becomes "last_seen_time":"*").
 
 export type Step =
   | { kind: 'ws'; auth?: string; line: number }
@@ -64,4 +65,5 @@ export function parseTranscript(source: string): Transcript {
   return { options, steps };
 }
 
-export const normalise = (text: string): string => text.replace(/"timestamp":"[^"]*"/g, '"timestamp":"*"');
+export const normalise = (text: string): string =>
+  text.replace(/"timestamp":"[^"]*"/g, '"timestamp":"*"').replace(/"last_seen_time":"[^"]*"/g, '"last_seen_time":"*"');
