@@ -41,6 +41,13 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
   }
 
   const pool = openPool(config, { maxQueue: config.maxQueuedCalls });
+  try {
+    await pool.ready();
+  } catch (err) {
+    await pool.close();
+    await store.close();
+    throw err;
+  }
   const deps: SessionDeps = { config, policy, pool, poolSets: buildRegistry(POOL_SETS), log };
   let server;
   try {

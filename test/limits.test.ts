@@ -64,7 +64,7 @@ test('max-json-depth: a request nested deeper gets a parse error and the connect
 function stalledSession(maxPending: number) {
   const config = buildConfig({ 'max-pending-calls-per-connection': String(maxPending), 'log-level': 'silent' });
   const replies: Reply[] = [];
-  const pool = { run: () => new Promise<never>(() => {}), queued: 0, close: async () => {} };
+  const pool = { run: () => new Promise<never>(() => {}), queued: 0, ready: async () => {}, close: async () => {} };
   const session = new Session(
     { config, policy: defaultAccessPolicy(), pool, poolSets: buildRegistry(POOL_SETS), log: createLogger('silent') },
     'ws',
@@ -88,7 +88,7 @@ test('max-pending-calls-per-connection: the busy reply is sent as soon as the ca
   const config = buildConfig({ 'max-pending-calls-per-connection': '1', 'log-level': 'silent' });
   const replies: Reply[] = [];
   let release: (v: Uint8Array) => void = () => {};
-  const pool = { run: () => new Promise<Uint8Array>((r) => (release = r)), queued: 0, close: async () => {} };
+  const pool = { run: () => new Promise<Uint8Array>((r) => (release = r)), queued: 0, ready: async () => {}, close: async () => {} };
   const session = new Session({ config, policy: defaultAccessPolicy(), pool, poolSets: buildRegistry(POOL_SETS), log: createLogger('silent') }, 'ws', undefined, (r) => replies.push(r));
   session.receive(call(1, 'get_chain_id', []));
   session.receive(call(2, 'get_chain_id', []));
@@ -108,6 +108,7 @@ test('max-queued-calls: calls beyond the pool queue get -32009 instead of waitin
   await store.close();
   const config = buildConfig({ 'data-dir': dataDir, workers: '1', 'log-level': 'silent' });
   const pool = openPool(config, { maxQueue: 1 });
+  await pool.ready();
   t.teardown(async () => {
     await pool.close();
     rmSync(dataDir, { recursive: true, force: true });

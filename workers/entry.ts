@@ -3,10 +3,10 @@
 //
 // Imports only leaf modules (config types, errors, codec, store, API-set tables) and never the front end.
 import { Piscina } from 'piscina';
-import { deepFreeze, type Config } from '../src/config.js';
+import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
 import { decode } from '../src/protocol/codec.js';
-import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
+import type { PoolAnswer, PoolTask, WorkerInit } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
 import { ReplyWriter } from './reply-writer.js';
 import { HANDLERS } from './handlers/index.js';
@@ -14,8 +14,10 @@ import type { WorkerContext } from './context.js';
 import { createLogger } from '../src/log.js';
 import { threadId } from 'node:worker_threads';
 
-const config = deepFreeze(Piscina.workerData as Config);
+const init = Piscina.workerData as WorkerInit;
+const config = deepFreeze(init.config);
 const store = openChainStore(config.dataDir);
+Atomics.add(new Int32Array(init.ready), 0, 1);
 const ctx: WorkerContext = { store, config };
 const log = createLogger(config.logLevel, { worker: threadId });
 

@@ -3,7 +3,7 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { encode } from '../protocol/codec.js';
-import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
+import type { PoolAnswer, PoolTask, WorkerInit } from '../protocol/thread-messages.js';
 import { RPC, protocolError, type WireError } from '../errors.js';
 
 export interface CallPool {
@@ -11,6 +11,8 @@ export interface CallPool {
   run(task: PoolTask): Promise<Uint8Array | { error: WireError }>;
   /** Calls waiting for a worker. */
   readonly queued: number;
+  /** Resolves once every worker has loaded and opened the store. */
+  ready(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,6 +20,9 @@ export interface CallPool {
 const WORKER_ENTRY = new URL('../../workers/entry.js', import.meta.url).href;
 
 export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
+  const ready = new SharedArrayBuffer(4);
+  const readyCount = new Int32Array(ready);
+  const init: WorkerInit = { config, ready };
   const piscina = new Piscina({
     filename: WORKER_ENTRY,
     minThreads: config.workers,
@@ -25,7 +30,7 @@ export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
     // Workers hold an open LMDB environment; keep them for the life of the node.
     idleTimeout: Number.POSITIVE_INFINITY,
     maxQueue: opts.maxQueue,
-    workerData: config,
+    workerData: init,
     closeTimeout: 5000,
   });
   // A worker that dies is replaced by piscina; its task rejects and the caller gets -32603.
@@ -43,6 +48,15 @@ export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
     },
     get queued() {
       return piscina.queueSize;
+    },
+    // Terminating a worker while it is still inside LMDB's native open aborts the whole process, so
+    // the node does not serve (and tests do not close it) before every worker is up.
+    async ready(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Atomics.load(readyCount, 0) < config.workers) {
+        if (Date.now() > deadline) throw new Error(`worker threads did not start within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
     },
     close: () => piscina.close({ force: false }),
   };

@@ -1,5 +1,6 @@
 // What crosses between the front end and the workers. Both sides import only this file's types.
 import type { WireError } from '../errors.js';
+import type { Config } from '../config.js';
 
 /** One call, msgpackr-encoded by the front end. */
 export interface PoolTask {
@@ -13,3 +14,9 @@ export interface PoolTask {
 
 /** A worker's answer: the finished reply bytes (transferred), or an error as plain data. */
 export type PoolAnswer = Uint8Array | { readonly error: WireError };
+
+/** What each worker thread receives: the config, and a counter it bumps once its store is open. */
+export interface WorkerInit {
+  readonly config: Config;
+  readonly ready: SharedArrayBuffer;
+}
