@@ -14,12 +14,26 @@ export interface GenesisAccount {
   is_lifetime_member: boolean;
 }
 
+/** A starting balance of the core asset. Core's genesis gives balances to addresses, to be claimed;
+ * ours gives them to account names directly, which is what a devnet needs. */
+export interface GenesisBalance {
+  owner: string;
+  amount: string;
+}
+
+export interface GenesisWitness {
+  owner_name: string;
+  block_signing_key: string;
+}
+
 export interface Genesis {
   initial_timestamp: string;
   max_core_supply: string;
   core_asset: { symbol: string; precision: number };
   initial_parameters: Record<string, unknown>;
   initial_accounts: GenesisAccount[];
+  initial_balances: GenesisBalance[];
+  initial_witness_candidates: GenesisWitness[];
 }
 
 /** The bundled genesis file, `config/genesis.json` beside the package. */
@@ -58,6 +72,21 @@ export function loadGenesis(file: string): { genesis: Genesis; chainId: string }
     for (const k of ['owner_key', 'active_key'] as const) if (typeof a[k] !== 'string' || !PUBLIC_KEY.test(a[k])) fail(`${at}.${k} is not a public key`);
     if (a.memo_key !== undefined && (typeof a.memo_key !== 'string' || !PUBLIC_KEY.test(a.memo_key))) fail(`${at}.memo_key is not a public key`);
     if (typeof a.is_lifetime_member !== 'boolean') fail(`${at}.is_lifetime_member must be true or false`);
+  });
+  if (!Array.isArray(g.initial_balances)) fail("'initial_balances' must be an array");
+  let total = 0n;
+  g.initial_balances!.forEach((b, i) => {
+    const at = `initial_balances[${i}]`;
+    if (typeof b?.owner !== 'string' || !seen.has(b.owner)) fail(`${at}.owner must name one of initial_accounts`);
+    if (typeof b.amount !== 'string' || !/^\d{1,16}$/.test(b.amount)) fail(`${at}.amount must be a decimal string`);
+    total += BigInt(b.amount);
+  });
+  if (total > BigInt(g.max_core_supply!)) fail('initial_balances add up to more than max_core_supply');
+  if (!Array.isArray(g.initial_witness_candidates) || g.initial_witness_candidates.length === 0) fail("'initial_witness_candidates' must list at least one witness");
+  g.initial_witness_candidates!.forEach((w, i) => {
+    const at = `initial_witness_candidates[${i}]`;
+    if (typeof w?.owner_name !== 'string' || !seen.has(w.owner_name)) fail(`${at}.owner_name must name one of initial_accounts`);
+    if (typeof w.block_signing_key !== 'string' || !PUBLIC_KEY.test(w.block_signing_key)) fail(`${at}.block_signing_key is not a public key`);
   });
   // BitShares Core hashes its own JSON rendering of the genesis state; we hash the compact JSON of the
   // parsed file, so whitespace and formatting do not change the chain id but any value does.

@@ -10,6 +10,10 @@
 //    1.11.x after X" are single range reads, and `get_objects` is one B-tree lookup per id.
 //  - Secondary indexes are separate sub-databases mapping a lookup key to an instance number
 //    (account name → 1.2.x instance); they are small and stay hot in the page cache.
+//  - Balances are 2.5.x objects like any other, found through [account, asset] → instance, so "all
+//    balances of an account" is one prefix range and one balance is one lookup.
+//  - Blocks are kept by number as the JSON get_block serves; their ids and the transactions' ids
+//    (→ block number, position) are small side tables.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -37,6 +41,16 @@ export interface ChainStore {
   readonly accountHistory: Database<number, [number, number]>;
   /** [account instance, sequence] → 1.11 instance: relative positions are one range read */
   readonly accountSequence: Database<number, [number, number]>;
+  /** [account instance, asset instance] → 2.5.x balance object instance */
+  readonly balances: Database<number, [number, number]>;
+  /** asset symbol → 1.3.x instance */
+  readonly assetSymbols: Database<number, string>;
+  /** block number → served JSON bytes of the signed block (header, signature, transactions) */
+  readonly blocks: Database<Buffer, number>;
+  /** block number → block id (40 hex) */
+  readonly blockIds: Database<string, number>;
+  /** transaction id (40 hex) → [block number, index in block] */
+  readonly transactions: Database<[number, number], string>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   close(): Promise<void>;
@@ -75,12 +89,22 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {
   const peers = root.openDB<Buffer, string>({ name: 'peers', encoding: 'binary' });
   const accountHistory = root.openDB<number, [number, number]>({ name: 'account_history', encoding: 'ordered-binary' });
   const accountSequence = root.openDB<number, [number, number]>({ name: 'account_sequence', encoding: 'ordered-binary' });
+  const balances = root.openDB<number, [number, number]>({ name: 'balances', encoding: 'ordered-binary' });
+  const assetSymbols = root.openDB<number, string>({ name: 'asset_symbols', encoding: 'ordered-binary' });
+  const blocks = root.openDB<Buffer, number>({ name: 'blocks', encoding: 'binary' });
+  const blockIds = root.openDB<string, number>({ name: 'block_ids', encoding: 'string' });
+  const transactions = root.openDB<[number, number], string>({ name: 'transactions', encoding: 'ordered-binary' });
   return {
     root,
     objects,
     accountNames,
     accountHistory,
     accountSequence,
+    balances,
+    assetSymbols,
+    blocks,
+    blockIds,
+    transactions,
     meta,
     peers,
     close: () => root.close(),

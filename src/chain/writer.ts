@@ -1,9 +1,13 @@
 // The chain writer: the only code that changes chain state. Every change it makes (today: the
 // genesis state; later: each block) is one LMDB write transaction, so readers see all of it or none.
 
-import { type ChainStore, SCHEMA_VERSION, type ObjectKey } from './store.js';
+import { type ChainStore, SCHEMA_VERSION } from './store.js';
 import type { Genesis } from './genesis.js';
 import { fcTime, parseFcTime, u64 } from './fc-json.js';
+import { ChainState } from './state.js';
+import { evaluate, adjustBalance, type OperationJson } from './evaluators.js';
+import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
+import { signCompact } from './keys.js';
 import {
   accountObject,
   accountStatisticsObject,
@@ -22,8 +26,6 @@ export interface ChangeSet {
   changed: string[];
   removed: string[];
 }
-
-const encode = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
 
 /** BitShares' special accounts 1.2.0–1.2.5, as db_init.cpp creates them. */
 function specialAccounts(): AccountInit[] {
@@ -67,22 +69,38 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
   });
 
   store.root.transactionSync(() => {
-    const put = (k: ObjectKey, o: unknown) => store.objects.putSync(k, encode(o));
+    const state = new ChainState(store);
     for (const a of accounts) {
-      put([1, 2, a.instance], accountObject(a));
-      put([2, 6, a.instance], accountStatisticsObject({ instance: a.instance, name: a.name }));
+      state.create(1, 2, () => accountObject(a));
+      state.create(2, 6, () => accountStatisticsObject({ instance: a.instance, name: a.name }));
       store.accountNames.putSync(a.name, a.instance);
     }
-    put([1, 3, 0], assetObject({ instance: 0, symbol: genesis.core_asset.symbol, precision: genesis.core_asset.precision, issuer: 3, maxSupply }));
-    put([2, 3, 0], assetDynamicDataObject(0, 0n));
-    put([2, 0, 0], globalPropertyObject(genesis.initial_parameters, [], []));
-    put(
-      [2, 1, 0],
+    state.create(1, 3, () => assetObject({ instance: 0, symbol: genesis.core_asset.symbol, precision: genesis.core_asset.precision, issuer: 3, maxSupply }));
+    store.assetSymbols.putSync(genesis.core_asset.symbol, 0);
+    const supply = genesis.initial_balances.reduce((sum, b) => sum + BigInt(b.amount), 0n);
+    state.create(2, 3, () => assetDynamicDataObject(0, supply));
+    const ctx = { state, blockNum: 0, blockTime: parseFcTime(genesis.initial_timestamp) };
+    for (const b of genesis.initial_balances) adjustBalance(ctx, store.accountNames.get(b.owner)!, 0, BigInt(b.amount));
+    const witnesses = genesis.initial_witness_candidates.map((w) =>
+      state.create(1, 6, (id) => ({
+        id,
+        witness_account: `1.2.${store.accountNames.get(w.owner_name)}`,
+        last_aslot: 0,
+        signing_key: w.block_signing_key,
+        vote_id: `1:${id.split('.')[2]}`,
+        total_votes: 0,
+        url: '',
+        total_missed: 0,
+        last_confirmed_block_num: 0,
+      })).obj.id as string,
+    );
+    state.create(2, 0, () => globalPropertyObject(genesis.initial_parameters, witnesses, []));
+    state.create(2, 1, () =>
       dynamicGlobalPropertyObject({
         headBlockNumber: 0,
         headBlockId: '0'.repeat(40),
         time: genesisTime,
-        currentWitness: '1.6.0',
+        currentWitness: witnesses[0]!,
         nextMaintenanceTime: genesisTime,
         lastBudgetTime: genesisTime,
         currentAslot: 0,
@@ -90,77 +108,127 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
         lastIrreversibleBlockNum: 0,
       }),
     );
+    state.flush();
     store.meta.putSync('chain_id', chainId);
     store.meta.putSync('schema', SCHEMA_VERSION);
-    store.meta.putSync('next_instance:1.2', String(accounts.length));
   });
   return { chainId, created: true };
 }
 
-/** One operation as the chain applied it, and the accounts whose history it enters. */
-export interface AppliedOperation {
-  /** `[op_code, {fields}]` with fc number formats applied */
-  op: [number, Record<string, unknown>];
-  result: [number, unknown];
-  blockNum: number;
-  trxInBlock: number;
-  opInTrx: number;
-  virtualOp: number;
-  blockTime: string;
-  /** account instances (1.2.x) that the operation concerns */
-  accounts: number[];
+/** A transaction as clients send it (signed_transaction JSON). */
+export interface SignedTransactionJson {
+  ref_block_num: number;
+  ref_block_prefix: number;
+  expiration: string;
+  operations: OperationJson[];
+  extensions: unknown[];
+  signatures: string[];
+}
+
+export interface BlockInput {
+  /** block time, seconds since the epoch */
+  readonly timestamp: number;
+  readonly transactions: readonly SignedTransactionJson[];
+}
+
+export interface AppliedBlock {
+  readonly blockNum: number;
+  readonly blockId: string;
+  readonly timestamp: string;
+  readonly transactionIds: readonly string[];
+  readonly changes: ChangeSet;
+  /** account instances whose objects or history changed */
+  readonly impactedAccounts: readonly number[];
+}
+
+/** Records one applied operation: its 1.11.x object and each concerned account's history. */
+function recordOperation(
+  state: ChainState,
+  o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; blockTime: string; accounts: readonly number[] },
+): void {
+  const { instance } = state.create(1, 11, (id) => ({
+    id,
+    op: o.op,
+    result: o.result,
+    block_num: o.blockNum,
+    trx_in_block: o.trxInBlock,
+    op_in_trx: o.opInTrx,
+    virtual_op: 0,
+    is_virtual: false,
+    block_time: o.blockTime,
+  }));
+  for (const account of new Set(o.accounts)) {
+    const stats = state.get([2, 6, account]);
+    const seq = Number(stats.total_ops) + 1;
+    stats.total_ops = u64(seq);
+    stats.most_recent_op = `2.9.${state.nextInstance(2, 9)}`;
+    state.touch([2, 6, account]);
+    state.store.accountHistory.putSync([account, instance], seq);
+    state.store.accountSequence.putSync([account, seq], instance);
+    state.impactedAccounts.add(account);
+  }
 }
 
 /**
- * Records operations: their 1.11.x history objects, each concerned account's history index entries,
- * and the account statistics. Runs inside the caller's write transaction (a block), or its own.
+ * Applies one block: evaluates every operation of every transaction, records history, stores the
+ * signed block, and advances the dynamic global properties — in one LMDB write transaction. A
+ * failing operation throws and nothing of the block is kept.
  */
-export function recordOperations(store: ChainStore, ops: readonly AppliedOperation[]): ChangeSet {
-  const changes: ChangeSet = { created: [], changed: [], removed: [] };
-  const run = () => {
-    let nextOp = Number(store.meta.get('next_instance:1.11') ?? '0');
-    let nextAh = Number(store.meta.get('next_instance:2.9') ?? '1');
-    const stats = new Map<number, Record<string, unknown>>();
-    for (const o of ops) {
-      const instance = nextOp++;
-      const id = `1.11.${instance}`;
-      store.objects.putSync(
-        [1, 11, instance],
-        encode({
-          id,
-          op: o.op,
-          result: o.result,
-          block_num: o.blockNum,
-          trx_in_block: o.trxInBlock,
-          op_in_trx: o.opInTrx,
-          virtual_op: o.virtualOp,
-          is_virtual: false,
-          block_time: o.blockTime,
-        }),
-      );
-      changes.created.push(id);
-      for (const account of new Set(o.accounts)) {
-        let s = stats.get(account);
-        if (!s) {
-          const raw = store.objects.get([2, 6, account]);
-          if (!raw) throw new Error(`operation ${id} concerns account 1.2.${account}, which does not exist`);
-          s = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-          stats.set(account, s);
-        }
-        const seq = Number(s.total_ops) + 1;
-        s.total_ops = u64(seq);
-        s.most_recent_op = `2.9.${nextAh++}`;
-        store.accountHistory.putSync([account, instance], seq);
-        store.accountSequence.putSync([account, seq], instance);
-      }
-    }
-    for (const [account, s] of stats) {
-      store.objects.putSync([2, 6, account], encode(s));
-      changes.changed.push(`2.6.${account}`);
-    }
-    store.meta.putSync('next_instance:1.11', String(nextOp));
-    store.meta.putSync('next_instance:2.9', String(nextAh));
-  };
-  store.root.transactionSync(run);
-  return changes;
+export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uint8Array): AppliedBlock {
+  return store.root.transactionSync(() => {
+    const state = new ChainState(store);
+    const dgp = state.get([2, 1, 0]);
+    const blockNum = Number(dgp.head_block_number) + 1;
+    const blockTime = fcTime(input.timestamp);
+    const ctx = { state, blockNum, blockTime: input.timestamp };
+    const processed: Record<string, unknown>[] = [];
+    const transactionIds: string[] = [];
+    input.transactions.forEach((trx, trxInBlock) => {
+      const results: unknown[] = [];
+      trx.operations.forEach((op, opInTrx) => {
+        const { result, impacted } = evaluate(ctx, op);
+        results.push(result);
+        recordOperation(state, { op, result, blockNum, trxInBlock, opInTrx, blockTime, accounts: impacted });
+      });
+      const id = transactionId(trx);
+      transactionIds.push(id);
+      store.transactions.putSync(id, [blockNum, trxInBlock]);
+      processed.push({
+        ref_block_num: trx.ref_block_num,
+        ref_block_prefix: trx.ref_block_prefix,
+        expiration: trx.expiration,
+        operations: trx.operations,
+        extensions: trx.extensions,
+        signatures: trx.signatures,
+        operation_results: results,
+      });
+    });
+    const header = {
+      previous: String(dgp.head_block_id),
+      timestamp: blockTime,
+      witness: String(dgp.current_witness),
+      transaction_merkle_root: transactionMerkleRoot(processed),
+      extensions: [],
+    };
+    const signed = { ...header, witness_signature: signCompact(blockHeaderDigest(header), signingKey) };
+    const id = blockId(signed, blockNum);
+    store.blocks.putSync(blockNum, Buffer.from(JSON.stringify({ ...signed, transactions: processed })));
+    store.blockIds.putSync(blockNum, id);
+
+    dgp.head_block_number = blockNum;
+    dgp.head_block_id = id;
+    dgp.time = blockTime;
+    dgp.current_aslot = u64(Number(dgp.current_aslot) + 1);
+    // One producer confirms its own blocks; keep the last irreversible block one behind the head,
+    // so that clients that read LIB + 1 (python-bitshares) find it.
+    dgp.last_irreversible_block_num = Math.max(0, blockNum - 1);
+    state.touch([2, 1, 0]);
+    const witness = state.get([1, 6, Number(String(dgp.current_witness).split('.')[2])]);
+    witness.last_aslot = dgp.current_aslot;
+    witness.last_confirmed_block_num = blockNum;
+    state.touch([1, 6, Number(String(dgp.current_witness).split('.')[2])]);
+
+    const changes = state.flush();
+    return { blockNum, blockId: id, timestamp: blockTime, transactionIds, changes, impactedAccounts: [...state.impactedAccounts] };
+  });
 }

@@ -1,0 +1,217 @@
+// Operation evaluators: how each supported operation changes chain state, after BitShares Core's
+// evaluators (libraries/chain/*_evaluator.cpp), reduced to what this chain has. Each returns the
+// operation result (static_variant) and the accounts the operation concerns, as Core's
+// operation_get_impacted_accounts lists them for the history plugin.
+//
+// Validation that needs signatures, fees and TaPoS belongs to the transaction validator; evaluators
+// check only what state decides (balances, names, symbols) and throw ChainError otherwise.
+
+import { i64, fcTime } from './fc-json.js';
+import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, type Authority } from './objects.js';
+import type { ChainState } from './state.js';
+
+export class ChainError extends Error {}
+
+export type OperationJson = [number, Record<string, unknown>];
+export type OperationResult = [number, unknown];
+
+export interface EvalContext {
+  readonly state: ChainState;
+  readonly blockNum: number;
+  readonly blockTime: number;
+}
+
+export interface Evaluated {
+  readonly result: OperationResult;
+  readonly impacted: readonly number[];
+}
+
+const amountOf = (v: unknown): bigint => BigInt(typeof v === 'number' ? Math.trunc(v) : String(v));
+
+function instanceOf(id: unknown, space: number, type: number, what: string): number {
+  const m = typeof id === 'string' ? /^(\d+)\.(\d+)\.(\d+)$/.exec(id) : null;
+  if (!m || Number(m[1]) !== space || Number(m[2]) !== type) throw new ChainError(`${what} is not a ${space}.${type}.x id: ${String(id)}`);
+  return Number(m[3]);
+}
+
+const accountInstance = (ctx: EvalContext, id: unknown, what: string): number => {
+  const i = instanceOf(id, 1, 2, what);
+  if (!ctx.state.find([1, 2, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
+  return i;
+};
+
+const assetInstance = (ctx: EvalContext, id: unknown, what: string): number => {
+  const i = instanceOf(id, 1, 3, what);
+  if (!ctx.state.find([1, 3, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
+  return i;
+};
+
+/** The balance object of (account, asset), created at zero when missing. */
+function balanceObject(ctx: EvalContext, account: number, asset: number): { key: [number, number, number]; obj: Record<string, unknown> } {
+  const { state } = ctx;
+  const instance = state.store.balances.get([account, asset]);
+  if (instance !== undefined) return { key: [2, 5, instance], obj: state.get([2, 5, instance]) };
+  const created = state.create(2, 5, (id) => ({ id, owner: `1.2.${account}`, asset_type: `1.3.${asset}`, balance: 0, maintenance_flag: false }));
+  state.store.balances.putSync([account, asset], created.instance);
+  return { key: [2, 5, created.instance], obj: created.obj };
+}
+
+export function balanceOf(ctx: EvalContext, account: number, asset: number): bigint {
+  const instance = ctx.state.store.balances.get([account, asset]);
+  return instance === undefined ? 0n : amountOf(ctx.state.get([2, 5, instance]).balance);
+}
+
+/** Adds `delta` to a balance; refuses to go below zero, as Core's adjust_balance does. */
+export function adjustBalance(ctx: EvalContext, account: number, asset: number, delta: bigint): void {
+  const { key, obj } = balanceObject(ctx, account, asset);
+  const next = amountOf(obj.balance) + delta;
+  if (next < 0n) {
+    const name = String(ctx.state.get([1, 2, account]).name);
+    throw new ChainError(`Insufficient Balance: ${name}'s balance of ${amountOf(obj.balance)} of asset 1.3.${asset} is less than required ${-delta}`);
+  }
+  obj.balance = i64(next);
+  ctx.state.touch(key);
+  if (asset === 0) {
+    const stats = ctx.state.get([2, 6, account]);
+    stats.core_in_balance = i64(amountOf(stats.core_in_balance) + delta);
+    ctx.state.touch([2, 6, account]);
+  }
+}
+
+/** Charges the fee to the payer: taken from its balance, counted in its statistics. */
+function payFee(ctx: EvalContext, payer: number, fee: unknown): void {
+  const f = fee as { amount?: unknown; asset_id?: unknown } | undefined;
+  const amount = amountOf(f?.amount ?? 0);
+  if (amount < 0n) throw new ChainError('fee.amount >= 0: fee must not be negative');
+  if (amount === 0n) return;
+  const asset = assetInstance(ctx, f?.asset_id, 'fee asset');
+  adjustBalance(ctx, payer, asset, -amount);
+  const stats = ctx.state.get([2, 6, payer]);
+  stats.pending_fees = i64(amountOf(stats.pending_fees) + amount);
+  stats.lifetime_fees_paid = i64(amountOf(stats.lifetime_fees_paid) + amount);
+  ctx.state.touch([2, 6, payer]);
+}
+
+const authorityAccounts = (a: Authority | undefined): number[] =>
+  (a?.account_auths ?? []).map(([id]) => instanceOf(id, 1, 2, 'authority account'));
+
+const ACCOUNT_NAME = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
+const SYMBOL = /^[A-Z][A-Z0-9.]{1,14}[A-Z]$/;
+
+type Evaluator = (ctx: EvalContext, op: Record<string, unknown>) => Evaluated;
+
+export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
+  // transfer_operation (transfer_evaluator.cpp)
+  0(ctx, op) {
+    const from = accountInstance(ctx, op.from, 'from');
+    const to = accountInstance(ctx, op.to, 'to');
+    const amount = op.amount as { amount: unknown; asset_id: unknown };
+    const asset = assetInstance(ctx, amount?.asset_id, 'amount.asset_id');
+    const value = amountOf(amount.amount);
+    if (value <= 0n) throw new ChainError('amount.amount > 0: must transfer a nonzero amount');
+    if (from === to) throw new ChainError('from != to: cannot transfer to yourself');
+    payFee(ctx, from, op.fee);
+    adjustBalance(ctx, from, asset, -value);
+    adjustBalance(ctx, to, asset, value);
+    return { result: [0, {}], impacted: [from, to] };
+  },
+
+  // account_create_operation (account_evaluator.cpp)
+  5(ctx, op) {
+    const registrar = accountInstance(ctx, op.registrar, 'registrar');
+    const referrer = accountInstance(ctx, op.referrer, 'referrer');
+    const name = String(op.name ?? '');
+    if (!ACCOUNT_NAME.test(name) || name.includes('--')) throw new ChainError(`is_valid_name( name ): invalid account name '${name}'`);
+    if (ctx.state.store.accountNames.get(name) !== undefined) throw new ChainError(`Account '${name}' already exists.`);
+    const reg = ctx.state.get([1, 2, registrar]);
+    if (reg.membership_expiration_date !== '2106-02-07T06:28:15') throw new ChainError('registrar.is_lifetime_member(): Only Lifetime members may register an account.');
+    payFee(ctx, registrar, op.fee);
+    const options = op.options as Record<string, unknown>;
+    const owner = op.owner as Authority;
+    const active = op.active as Authority;
+    const created = ctx.state.create(1, 2, (_id, instance) => {
+      const a = accountObject({
+        instance,
+        name,
+        registrar,
+        referrer,
+        lifetimeReferrer: instanceOf(ctx.state.get([1, 2, referrer]).lifetime_referrer, 1, 2, 'lifetime referrer'),
+        lifetimeMember: false,
+        referrerRewardsPercentage: Number(op.referrer_percent ?? 0),
+        owner,
+        active,
+        memoKey: String(options?.memo_key ?? ''),
+        votingAccount: instanceOf(options?.voting_account ?? '1.2.5', 1, 2, 'voting_account'),
+        creationBlockNum: ctx.blockNum,
+        creationTime: fcTime(ctx.blockTime),
+      });
+      a.options = options;
+      return a;
+    });
+    ctx.state.create(2, 6, () => accountStatisticsObject({ instance: created.instance, name }));
+    ctx.state.store.accountNames.putSync(name, created.instance);
+    const impacted = [registrar, referrer, created.instance, ...authorityAccounts(owner), ...authorityAccounts(active)];
+    return { result: [1, `1.2.${created.instance}`], impacted };
+  },
+
+  // account_update_operation
+  6(ctx, op) {
+    const account = accountInstance(ctx, op.account, 'account');
+    payFee(ctx, account, op.fee);
+    const a = ctx.state.get([1, 2, account]);
+    if (op.owner) a.owner = op.owner;
+    if (op.active) a.active = op.active;
+    if (op.new_options) a.options = op.new_options;
+    ctx.state.touch([1, 2, account]);
+    return { result: [0, {}], impacted: [account, ...authorityAccounts(op.owner as Authority), ...authorityAccounts(op.active as Authority)] };
+  },
+
+  // asset_create_operation (asset_evaluator.cpp); user-issued assets only
+  10(ctx, op) {
+    const issuer = accountInstance(ctx, op.issuer, 'issuer');
+    const symbol = String(op.symbol ?? '');
+    if (!SYMBOL.test(symbol)) throw new ChainError(`is_valid_symbol( symbol ): invalid asset symbol '${symbol}'`);
+    if (ctx.state.store.assetSymbols.get(symbol) !== undefined) throw new ChainError(`Asset with symbol ${symbol} already exists.`);
+    if (op.bitasset_opts) throw new ChainError('bitasset_opts: market-issued assets are not supported on this chain');
+    const precision = Number(op.precision ?? 0);
+    if (!Number.isInteger(precision) || precision < 0 || precision > 12) throw new ChainError('precision <= 12: invalid precision');
+    payFee(ctx, issuer, op.fee);
+    const common = op.common_options as Record<string, unknown>;
+    const created = ctx.state.create(1, 3, (_id, instance) => {
+      const a = assetObject({ instance, symbol, precision, issuer, maxSupply: amountOf(common?.max_supply ?? 0), creationBlockNum: ctx.blockNum, creationTime: fcTime(ctx.blockTime) });
+      a.options = common;
+      return a;
+    });
+    const dyn = ctx.state.create(2, 3, () => assetDynamicDataObject(created.instance, 0n));
+    if (dyn.instance !== created.instance) throw new Error('asset and dynamic data instances diverged');
+    ctx.state.store.assetSymbols.putSync(symbol, created.instance);
+    return { result: [1, `1.3.${created.instance}`], impacted: [issuer] };
+  },
+
+  // asset_issue_operation
+  14(ctx, op) {
+    const issuer = accountInstance(ctx, op.issuer, 'issuer');
+    const to = accountInstance(ctx, op.issue_to_account, 'issue_to_account');
+    const what = op.asset_to_issue as { amount: unknown; asset_id: unknown };
+    const asset = assetInstance(ctx, what?.asset_id, 'asset_to_issue.asset_id');
+    const a = ctx.state.get([1, 3, asset]);
+    if (a.issuer !== `1.2.${issuer}`) throw new ChainError('o.issuer == a.issuer: only the issuer may issue this asset');
+    const value = amountOf(what.amount);
+    if (value <= 0n) throw new ChainError('asset_to_issue.amount > 0: must issue a positive amount');
+    const dyn = ctx.state.get([2, 3, asset]);
+    const supply = amountOf(dyn.current_supply) + value;
+    const max = amountOf((a.options as Record<string, unknown>).max_supply);
+    if (supply > max) throw new ChainError(`(d.current_supply + o.asset_to_issue.amount) <= a.options.max_supply: Issuing this much would exceed the asset's max supply`);
+    payFee(ctx, issuer, op.fee);
+    dyn.current_supply = i64(supply);
+    ctx.state.touch([2, 3, asset]);
+    adjustBalance(ctx, to, asset, value);
+    return { result: [0, {}], impacted: [issuer, to] };
+  },
+};
+
+export function evaluate(ctx: EvalContext, [code, op]: OperationJson): Evaluated {
+  const ev = EVALUATORS[code];
+  if (!ev) throw new ChainError(`operation ${code} is not supported on this chain`);
+  return ev(ctx, op);
+}

@@ -1,0 +1,87 @@
+// Graphene public keys and addresses in their text form: a prefix ("BTS" on the main chain,
+// GRAPHENE_ADDRESS_PREFIX) followed by base58 of the binary value and a 4-byte checksum, the first
+// four bytes of ripemd160(binary value).
+//
+// Source: bitshares-core libraries/protocol/types.cpp (public_key_type(const std::string&),
+// operator std::string) and libraries/protocol/address.cpp (address::is_valid, operator std::string,
+// address(const public_key_type&)). Core checks only the prefix, the length (by unpacking
+// binary_key) and the checksum; it does not check that the key is a point on the curve, so neither
+// do we.
+
+import { createHash } from 'node:crypto';
+import bs58 from 'bs58';
+
+export const DEFAULT_ADDRESS_PREFIX = 'BTS';
+
+/** A compressed secp256k1 key, the `key_data` of Core's public_key_type. */
+export const PUBLIC_KEY_BYTES = 33;
+/** An address is a ripemd160 hash. */
+export const ADDRESS_BYTES = 20;
+const CHECKSUM_BYTES = 4;
+
+function ripemd160(data: Uint8Array): Uint8Array {
+  return createHash('ripemd160').update(data).digest();
+}
+
+function sha512(data: Uint8Array): Uint8Array {
+  return createHash('sha512').update(data).digest();
+}
+
+/** `prefix + base58(data ‖ ripemd160(data)[0..4])`, the form shared by keys and addresses. */
+function encodeChecked(data: Uint8Array, prefix: string): string {
+  const out = new Uint8Array(data.length + CHECKSUM_BYTES);
+  out.set(data, 0);
+  out.set(ripemd160(data).subarray(0, CHECKSUM_BYTES), data.length);
+  return prefix + bs58.encode(out);
+}
+
+function decodeChecked(text: unknown, prefix: string, size: number, what: string): Uint8Array {
+  if (typeof text !== 'string') throw new Error(`${what}: expected a string, got ${typeof text}`);
+  if (text.length <= prefix.length || !text.startsWith(prefix)) {
+    throw new Error(`${what} "${text}": expected the prefix "${prefix}"`);
+  }
+  let bin: Uint8Array;
+  try {
+    bin = bs58.decode(text.slice(prefix.length));
+  } catch (e) {
+    throw new Error(`${what} "${text}": not valid base58 (${(e as Error).message})`);
+  }
+  if (bin.length !== size + CHECKSUM_BYTES) {
+    throw new Error(`${what} "${text}": decodes to ${bin.length} bytes, expected ${size + CHECKSUM_BYTES}`);
+  }
+  const data = bin.subarray(0, size);
+  const check = ripemd160(data).subarray(0, CHECKSUM_BYTES);
+  for (let i = 0; i < CHECKSUM_BYTES; i++) {
+    if (bin[size + i] !== check[i]) throw new Error(`${what} "${text}": checksum mismatch`);
+  }
+  return Uint8Array.from(data);
+}
+
+/** Parses `BTS…` into the 33-byte compressed key; throws on a wrong prefix, length or checksum. */
+export function parsePublicKey(text: unknown, prefix: string = DEFAULT_ADDRESS_PREFIX): Uint8Array {
+  return decodeChecked(text, prefix, PUBLIC_KEY_BYTES, 'public key');
+}
+
+export function formatPublicKey(key: Uint8Array, prefix: string = DEFAULT_ADDRESS_PREFIX): string {
+  if (key.length !== PUBLIC_KEY_BYTES) throw new Error(`public key: expected ${PUBLIC_KEY_BYTES} bytes, got ${key.length}`);
+  return encodeChecked(key, prefix);
+}
+
+/** Parses a Graphene address (`BTS` + base58 of 20 bytes + checksum). */
+export function parseAddress(text: unknown, prefix: string = DEFAULT_ADDRESS_PREFIX): Uint8Array {
+  return decodeChecked(text, prefix, ADDRESS_BYTES, 'address');
+}
+
+export function formatAddress(addr: Uint8Array, prefix: string = DEFAULT_ADDRESS_PREFIX): string {
+  if (addr.length !== ADDRESS_BYTES) throw new Error(`address: expected ${ADDRESS_BYTES} bytes, got ${addr.length}`);
+  return encodeChecked(addr, prefix);
+}
+
+/**
+ * The address of a key, ripemd160(sha512(key_data)) (address.cpp). Core orders public keys by this
+ * value, not by the key bytes (types.cpp: `operator<` returns `address(p1) < address(p2)`), so
+ * `key_auths` are packed in this order.
+ */
+export function publicKeyAddress(key: Uint8Array): Uint8Array {
+  return Uint8Array.from(ripemd160(sha512(key)));
+}

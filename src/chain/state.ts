@@ -1,0 +1,88 @@
+// The chain writer's working state for one write transaction (one block, or a batch of generated
+// blocks): objects read once, changed in memory, written back once at the end, so that an account
+// touched by a thousand transfers in a block is parsed and serialised once, not a thousand times.
+//
+// Only the chain writer creates a ChainState, and only inside `store.root.transactionSync`.
+
+import { type ChainStore, type ObjectKey, objectId } from './store.js';
+import type { ChangeSet } from './writer.js';
+
+type Obj = Record<string, unknown>;
+
+const keyOf = (k: ObjectKey): string => `${k[0]}.${k[1]}.${k[2]}`;
+
+export class ChainState {
+  private readonly cache = new Map<string, { key: ObjectKey; obj: Obj; dirty: boolean; created: boolean }>();
+  private readonly counters = new Map<string, number>();
+  private readonly removed = new Set<string>();
+  /** account instances whose objects or history this transaction touched */
+  readonly impactedAccounts = new Set<number>();
+
+  constructor(readonly store: ChainStore) {}
+
+  /** The object, or undefined. The returned object may be changed; call `touch` afterwards. */
+  find(key: ObjectKey): Obj | undefined {
+    const k = keyOf(key);
+    const hit = this.cache.get(k);
+    if (hit) return hit.obj;
+    if (this.removed.has(k)) return undefined;
+    const raw = this.store.objects.get(key);
+    if (!raw) return undefined;
+    const obj = JSON.parse(raw.toString('utf8')) as Obj;
+    this.cache.set(k, { key, obj, dirty: false, created: false });
+    return obj;
+  }
+
+  get(key: ObjectKey): Obj {
+    const o = this.find(key);
+    if (!o) throw new Error(`object ${keyOf(key)} does not exist`);
+    return o;
+  }
+
+  /** Marks an object found with `find`/`get` as changed. */
+  touch(key: ObjectKey): void {
+    const hit = this.cache.get(keyOf(key));
+    if (!hit) throw new Error(`object ${keyOf(key)} was not loaded before being changed`);
+    hit.dirty = true;
+  }
+
+  /** Next free instance of a space.type, as Graphene allocates ids: dense, from the stored counter. */
+  nextInstance(space: number, type: number): number {
+    const name = `next_instance:${space}.${type}`;
+    let n = this.counters.get(name);
+    if (n === undefined) n = Number(this.store.meta.get(name) ?? this.scanNextInstance(space, type));
+    this.counters.set(name, n + 1);
+    return n;
+  }
+
+  private scanNextInstance(space: number, type: number): number {
+    for (const key of this.store.objects.getKeys({ start: [space, type, Number.MAX_SAFE_INTEGER], end: [space, type, -1], reverse: true, limit: 1 })) {
+      return key[2] + 1;
+    }
+    return 0;
+  }
+
+  /** Creates an object with the next instance; `build` receives its id string. */
+  create(space: number, type: number, build: (id: string, instance: number) => Obj): { instance: number; obj: Obj } {
+    const instance = this.nextInstance(space, type);
+    const key: ObjectKey = [space, type, instance];
+    const obj = build(objectId(key), instance);
+    this.cache.set(keyOf(key), { key, obj, dirty: true, created: true });
+    return { instance, obj };
+  }
+
+  /** Writes every changed object and counter; returns what changed. */
+  flush(): ChangeSet {
+    const changes: ChangeSet = { created: [], changed: [], removed: [...this.removed] };
+    for (const [id, e] of this.cache) {
+      if (!e.dirty) continue;
+      this.store.objects.putSync(e.key, Buffer.from(JSON.stringify(e.obj)));
+      (e.created ? changes.created : changes.changed).push(id);
+      e.dirty = false;
+      e.created = false;
+    }
+    for (const [name, n] of this.counters) this.store.meta.putSync(name, String(n));
+    this.removed.clear();
+    return changes;
+  }
+}
