@@ -95,6 +95,29 @@ function payFee(ctx: EvalContext, payer: number, fee: unknown): void {
 const authorityAccounts = (a: Authority | undefined): number[] =>
   (a?.account_auths ?? []).map(([id]) => instanceOf(id, 1, 2, 'authority account'));
 
+/**
+ * Keeps the key and account reference indexes of one account in step with its authorities and memo
+ * key (Core's account_member_index: owner and active key_auths, the memo key, and account_auths).
+ */
+export function indexAccountReferences(state: ChainState, account: number, before: Record<string, unknown> | undefined, after: Record<string, unknown>): void {
+  const keysOf = (a: Record<string, unknown> | undefined): Set<string> => {
+    const out = new Set<string>();
+    if (!a) return out;
+    for (const auth of [a.owner, a.active] as (Authority | undefined)[]) for (const [k] of auth?.key_auths ?? []) out.add(k);
+    const memo = (a.options as { memo_key?: string } | undefined)?.memo_key;
+    if (memo) out.add(memo);
+    return out;
+  };
+  const accountsOf = (a: Record<string, unknown> | undefined): Set<number> =>
+    new Set(a ? [...authorityAccounts(a.owner as Authority), ...authorityAccounts(a.active as Authority)] : []);
+  const [k0, k1] = [keysOf(before), keysOf(after)];
+  for (const k of k0) if (!k1.has(k)) state.store.keyReferences.removeSync([k, account]);
+  for (const k of k1) if (!k0.has(k)) state.store.keyReferences.putSync([k, account], 1);
+  const [a0, a1] = [accountsOf(before), accountsOf(after)];
+  for (const a of a0) if (!a1.has(a)) state.store.accountReferences.removeSync([a, account]);
+  for (const a of a1) if (!a0.has(a)) state.store.accountReferences.putSync([a, account], 1);
+}
+
 const ACCOUNT_NAME = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
 const SYMBOL = /^[A-Z][A-Z0-9.]{1,14}[A-Z]$/;
 
@@ -150,6 +173,7 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     });
     ctx.state.create(2, 6, () => accountStatisticsObject({ instance: created.instance, name }));
     ctx.state.store.accountNames.putSync(name, created.instance);
+    indexAccountReferences(ctx.state, created.instance, undefined, created.obj);
     const impacted = [registrar, referrer, created.instance, ...authorityAccounts(owner), ...authorityAccounts(active)];
     return { result: [1, `1.2.${created.instance}`], impacted };
   },
@@ -159,10 +183,12 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     const account = accountInstance(ctx, op.account, 'account');
     payFee(ctx, account, op.fee);
     const a = ctx.state.get([1, 2, account]);
+    const before = { owner: a.owner, active: a.active, options: a.options };
     if (op.owner) a.owner = op.owner;
     if (op.active) a.active = op.active;
     if (op.new_options) a.options = op.new_options;
     ctx.state.touch([1, 2, account]);
+    indexAccountReferences(ctx.state, account, before, a);
     return { result: [0, {}], impacted: [account, ...authorityAccounts(op.owner as Authority), ...authorityAccounts(op.active as Authority)] };
   },
 

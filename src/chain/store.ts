@@ -14,6 +14,8 @@
 //    balances of an account" is one prefix range and one balance is one lookup.
 //  - Blocks are kept by number as the JSON get_block serves; their ids and the transactions' ids
 //    (→ block number, position) are small side tables.
+//  - Key and account references (who names this key or account in its authorities) are index-only
+//    sub-databases of [key or account, referencing account] → 1: one prefix range per lookup.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -51,6 +53,10 @@ export interface ChainStore {
   readonly blockIds: Database<string, number>;
   /** transaction id (40 hex) → [block number, index in block] */
   readonly transactions: Database<[number, number], string>;
+  /** [public key text, account instance] → 1: accounts whose owner/active/memo keys include the key */
+  readonly keyReferences: Database<number, [string, number]>;
+  /** [account instance, referencing account instance] → 1: accounts whose authorities name the account */
+  readonly accountReferences: Database<number, [number, number]>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   close(): Promise<void>;
@@ -94,8 +100,12 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {
   const blocks = root.openDB<Buffer, number>({ name: 'blocks', encoding: 'binary' });
   const blockIds = root.openDB<string, number>({ name: 'block_ids', encoding: 'string' });
   const transactions = root.openDB<[number, number], string>({ name: 'transactions', encoding: 'ordered-binary' });
+  const keyReferences = root.openDB<number, [string, number]>({ name: 'key_references', encoding: 'ordered-binary' });
+  const accountReferences = root.openDB<number, [number, number]>({ name: 'account_references', encoding: 'ordered-binary' });
   return {
     root,
+    keyReferences,
+    accountReferences,
     objects,
     accountNames,
     accountHistory,

@@ -5,7 +5,7 @@ import { type ChainStore, SCHEMA_VERSION } from './store.js';
 import type { Genesis } from './genesis.js';
 import { fcTime, parseFcTime, u64 } from './fc-json.js';
 import { ChainState } from './state.js';
-import { evaluate, adjustBalance, type OperationJson } from './evaluators.js';
+import { evaluate, adjustBalance, indexAccountReferences, type OperationJson } from './evaluators.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
 import { signCompact } from './keys.js';
 import {
@@ -71,7 +71,8 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
   store.root.transactionSync(() => {
     const state = new ChainState(store);
     for (const a of accounts) {
-      state.create(1, 2, () => accountObject(a));
+      const { obj } = state.create(1, 2, () => accountObject(a));
+      indexAccountReferences(state, a.instance, undefined, obj);
       state.create(2, 6, () => accountStatisticsObject({ instance: a.instance, name: a.name }));
       store.accountNames.putSync(a.name, a.instance);
     }

@@ -4,9 +4,17 @@ import type { Handler } from './types.js';
 import { databaseHandlers } from './database.js';
 import { historyHandlers } from './history.js';
 import { networkNodeHandlers } from './network-node.js';
+import { blockHandlers } from './block.js';
+import { assetHandlers } from './asset.js';
+import { cryptoHandlers } from './crypto.js';
+import { ordersHandlers } from './orders.js';
 
 export const HANDLERS: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   database: databaseHandlers,
   history: historyHandlers,
   network_node: networkNodeHandlers,
+  block: blockHandlers,
+  asset: assetHandlers,
+  crypto: cryptoHandlers,
+  orders: ordersHandlers,
 };

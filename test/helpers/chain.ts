@@ -1,0 +1,115 @@
+// Builds a real chain store for a test through the chain writer (the same path live blocks and
+// `graphene-rpc generate` take), then serves it with a real node.
+import type { ExecutionContext } from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openChainStore, type ChainStore } from '../../src/chain/store.js';
+import { BUNDLED_GENESIS, loadGenesis } from '../../src/chain/genesis.js';
+import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } from '../../src/chain/writer.js';
+import type { OperationJson } from '../../src/chain/evaluators.js';
+import { parseFcTime, fcTime } from '../../src/chain/fc-json.js';
+import { privateKeyFromWif } from '../../src/chain/keys.js';
+import { startTestNode, type TestNode } from './node.js';
+
+/** Graphene's well-known development key: nathan's keys and the devnet's block signing key. */
+export const DEV_WIF = '5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3';
+export const DEV_PUB = 'BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV';
+
+export interface TestChain {
+  readonly dataDir: string;
+  readonly store: ChainStore;
+  readonly chainId: string;
+  /** Applies one block; each argument is one transaction's operations. */
+  block(...transactions: OperationJson[][]): AppliedBlock;
+  /** Closes the writer's store and starts a node on it. */
+  serve(options?: Record<string, string>): Promise<TestNode>;
+}
+
+export function makeChain(t: ExecutionContext): TestChain {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-chain-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const store = openChainStore(dataDir);
+  const { genesis, chainId } = loadGenesis(BUNDLED_GENESIS);
+  initChain(store, genesis, chainId);
+  const key = privateKeyFromWif(DEV_WIF);
+  let time = parseFcTime(genesis.initial_timestamp);
+  let closed = false;
+  return {
+    dataDir,
+    store,
+    chainId,
+    block(...transactions) {
+      time += 3;
+      const txs: SignedTransactionJson[] = transactions.map((operations) => ({
+        ref_block_num: 0,
+        ref_block_prefix: 0,
+        expiration: fcTime(time + 60),
+        operations,
+        extensions: [],
+        signatures: [],
+      }));
+      return applyBlock(store, { timestamp: time, transactions: txs }, key);
+    },
+    async serve(options = {}) {
+      if (!closed) {
+        closed = true;
+        await store.close();
+      }
+      return startTestNode(t, { ...options, 'data-dir': dataDir });
+    },
+  };
+}
+
+const fee = (amount = 0) => ({ amount, asset_id: '1.3.0' });
+
+/** Operation builders with the fields in Core's reflection order. */
+export const op = {
+  transfer: (from: string, to: string, amount: number | string, assetId = '1.3.0', memo?: Record<string, unknown>): OperationJson => [
+    0,
+    { fee: fee(), from, to, amount: { amount, asset_id: assetId }, ...(memo ? { memo } : {}), extensions: [] },
+  ],
+  accountCreate: (name: string, key = DEV_PUB, registrar = '1.2.6'): OperationJson => [
+    5,
+    {
+      fee: fee(),
+      registrar,
+      referrer: registrar,
+      referrer_percent: 0,
+      name,
+      owner: { weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] },
+      active: { weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] },
+      options: { memo_key: key, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
+      extensions: {},
+    },
+  ],
+  assetCreate: (symbol: string, issuer = '1.2.6', precision = 4, maxSupply: string | number = '1000000000000000'): OperationJson => [
+    10,
+    {
+      fee: fee(),
+      issuer,
+      symbol,
+      precision,
+      common_options: {
+        max_supply: maxSupply,
+        market_fee_percent: 0,
+        max_market_fee: '1000000000000000',
+        issuer_permissions: 0,
+        flags: 0,
+        core_exchange_rate: { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } },
+        whitelist_authorities: [],
+        blacklist_authorities: [],
+        whitelist_markets: [],
+        blacklist_markets: [],
+        description: '',
+        extensions: [],
+      },
+      is_prediction_market: false,
+      extensions: [],
+    },
+  ],
+  assetIssue: (assetId: string, to: string, amount: number | string, issuer = '1.2.6'): OperationJson => [
+    14,
+    { fee: fee(), issuer, asset_to_issue: { amount, asset_id: assetId }, issue_to_account: to, extensions: [] },
+  ],
+};
