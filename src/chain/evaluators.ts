@@ -53,6 +53,7 @@ function balanceObject(ctx: EvalContext, account: number, asset: number): { key:
   if (instance !== undefined) return { key: [2, 5, instance], obj: state.get([2, 5, instance]) };
   const created = state.create(2, 5, (id) => ({ id, owner: `1.2.${account}`, asset_type: `1.3.${asset}`, balance: 0, maintenance_flag: false }));
   state.store.balances.putSync([account, asset], created.instance);
+  state.store.assetHolders.putSync([asset, account], created.instance);
   return { key: [2, 5, created.instance], obj: created.obj };
 }
 

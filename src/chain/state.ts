@@ -46,12 +46,21 @@ export class ChainState {
     hit.dirty = true;
   }
 
-  /** Next free instance of a space.type, as Graphene allocates ids: dense, from the stored counter. */
-  nextInstance(space: number, type: number): number {
+  /** The instance the next `nextInstance` call will hand out. */
+  peekInstance(space: number, type: number): number {
     const name = `next_instance:${space}.${type}`;
     let n = this.counters.get(name);
-    if (n === undefined) n = Number(this.store.meta.get(name) ?? this.scanNextInstance(space, type));
-    this.counters.set(name, n + 1);
+    if (n === undefined) {
+      n = Number(this.store.meta.get(name) ?? this.scanNextInstance(space, type));
+      this.counters.set(name, n);
+    }
+    return n;
+  }
+
+  /** Next free instance of a space.type, as Graphene allocates ids: dense, from the stored counter. */
+  nextInstance(space: number, type: number): number {
+    const n = this.peekInstance(space, type);
+    this.counters.set(`next_instance:${space}.${type}`, n + 1);
     return n;
   }
 

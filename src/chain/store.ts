@@ -45,6 +45,10 @@ export interface ChainStore {
   readonly accountSequence: Database<number, [number, number]>;
   /** [account instance, asset instance] → 2.5.x balance object instance */
   readonly balances: Database<number, [number, number]>;
+  /** [asset instance, account instance] → 2.5.x instance: the holders of an asset, one prefix range */
+  readonly assetHolders: Database<number, [number, number]>;
+  /** block number → [first 1.11.x instance, number of operations] of that block */
+  readonly blockOperations: Database<[number, number], number>;
   /** asset symbol → 1.3.x instance */
   readonly assetSymbols: Database<number, string>;
   /** block number → served JSON bytes of the signed block (header, signature, transactions) */
@@ -81,7 +85,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {
     // One map of 64 GiB of address space: LMDB only uses what it needs, and a fixed large map means
     // the store never has to be resized while readers are open.
     mapSize: 64 * 1024 ** 3,
-    maxDbs: 16,
+    maxDbs: 24,
     // Readers in every worker thread, plus the writer; 126 is LMDB's default.
     maxReaders: 512,
     readOnly: opts.readOnly ?? false,
@@ -102,8 +106,12 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {
   const transactions = root.openDB<[number, number], string>({ name: 'transactions', encoding: 'ordered-binary' });
   const keyReferences = root.openDB<number, [string, number]>({ name: 'key_references', encoding: 'ordered-binary' });
   const accountReferences = root.openDB<number, [number, number]>({ name: 'account_references', encoding: 'ordered-binary' });
+  const assetHolders = root.openDB<number, [number, number]>({ name: 'asset_holders', encoding: 'ordered-binary' });
+  const blockOperations = root.openDB<[number, number], number>({ name: 'block_operations', encoding: 'ordered-binary' });
   return {
     root,
+    assetHolders,
+    blockOperations,
     keyReferences,
     accountReferences,
     objects,

@@ -184,12 +184,15 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     const ctx = { state, blockNum, blockTime: input.timestamp };
     const processed: Record<string, unknown>[] = [];
     const transactionIds: string[] = [];
+    const firstOp = state.peekInstance(1, 11);
+    let opCount = 0;
     input.transactions.forEach((trx, trxInBlock) => {
       const results: unknown[] = [];
       trx.operations.forEach((op, opInTrx) => {
         const { result, impacted } = evaluate(ctx, op);
         results.push(result);
         recordOperation(state, { op, result, blockNum, trxInBlock, opInTrx, blockTime, accounts: impacted });
+        opCount++;
       });
       const id = transactionId(trx);
       transactionIds.push(id);
@@ -214,6 +217,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     const signed = { ...header, witness_signature: signCompact(blockHeaderDigest(header), signingKey) };
     const id = blockId(signed, blockNum);
     store.blocks.putSync(blockNum, Buffer.from(JSON.stringify({ ...signed, transactions: processed })));
+    store.blockOperations.putSync(blockNum, [firstOp, opCount]);
     store.blockIds.putSync(blockNum, id);
 
     dgp.head_block_number = blockNum;
