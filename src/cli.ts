@@ -9,6 +9,7 @@ import { hashPassword, AccessFileError } from './access.js';
 import { GenesisError } from './chain/genesis.js';
 import { createLogger } from './log.js';
 import { startNode } from './main.js';
+import { runGenerate } from './generate-command.js';
 
 /** Reads an ini file whose keys are long option names (sections are not used). */
 function readIni(file: string): Record<string, string> {
@@ -32,6 +33,13 @@ async function readPasswordFromStdin(): Promise<string> {
   for await (const c of process.stdin) chunks.push(c as Buffer);
   // One password per run: the first line, without its line ending.
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+}
+
+function positiveInt(name: string) {
+  return (v: string): number => {
+    if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name} expects a positive integer, got '${v}'`);
+    return Number(v);
+  };
 }
 
 const program = new Command('graphene-rpc').description('A BitShares/Graphene-compatible node RPC service').showHelpAfterError();
@@ -74,6 +82,19 @@ serve.action(async (opts: Record<string, string>) => {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 });
+
+program
+  .command('generate')
+  .description('Write a deterministic synthetic chain into a new data directory (for tests and benchmarks)')
+  .requiredOption('--data-dir <dir>', 'the data directory to create')
+  .option('--accounts <n>', 'accounts to create, including 5 exchanges', positiveInt('--accounts'), 100_000)
+  .option('--operations <m>', 'transfer operations to write', positiveInt('--operations'), 2_000_000)
+  .option('--seed <s>', 'seed of the pseudo-random choices and of the account keys', positiveInt('--seed'), 1)
+  .option('--genesis-json <file>', 'genesis file (default: the bundled config/genesis.json)')
+  .action(async (opts: { dataDir: string; accounts: number; operations: number; seed: number; genesisJson?: string }) => {
+    const summary = await runGenerate(opts);
+    process.stdout.write(`${summary}\n`);
+  });
 
 program
   .command('hash-password')

@@ -159,7 +159,9 @@ export const assertError = (format: string, data: Record<string, unknown> = {}, 
 
 /** The reply to an unknown method: JSON-RPC -32601 with fc's method_not_found exception as data. */
 export function methodNotFound(name: string, apiMethods: readonly string[], where: { file?: string } = {}): WireError {
-  const inner = fcError(FC.methodNotFound, METHOD_NOT_FOUND_FORMAT, { name, api: apiMethods.map((m, i) => [m, i]) }, { ...where, method: 'call' });
+  // fc's generic_api keeps `_by_name` in a std::map: the list is sorted by name, each with its index.
+  const api = apiMethods.map((m, i) => [m, i] as [string, number]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const inner = fcError(FC.methodNotFound, METHOD_NOT_FOUND_FORMAT, { name, api }, { ...where, method: 'call' });
   return { code: RPC.METHOD_NOT_FOUND.code, message: RPC.METHOD_NOT_FOUND.message, data: inner.data! };
 }
 

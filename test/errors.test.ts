@@ -125,7 +125,7 @@ test('fcTimestamp writes fc time: seconds, no zone, no fraction', (t) => {
   t.is(fcTimestamp(Date.UTC(2024, 0, 1, 12, 34, 56, 789)), '2024-01-01T12:34:56');
 });
 
-test('methodNotFound is -32601 with method_not_found_exception data listing the API as [name, index] pairs', (t) => {
+test('methodNotFound is -32601 with method_not_found_exception data listing the API as [name, index] pairs sorted by name, as fc\'s std::map', (t) => {
   const e = methodNotFound('foo', ['get_objects', 'get_chain_id']);
   t.is(e.code, -32601);
   t.is(e.message, 'Method not found');
@@ -134,7 +134,7 @@ test('methodNotFound is -32601 with method_not_found_exception data listing the 
   t.is(d.name, 'method_not_found_exception');
   t.is(d.message, 'Method Not Found');
   t.is(d.stack[0]!.format, "No method with name '${name}'");
-  t.deepEqual(d.stack[0]!.data, { name: 'foo', api: [['get_objects', 0], ['get_chain_id', 1]] });
+  t.deepEqual(d.stack[0]!.data, { name: 'foo', api: [['get_chain_id', 1], ['get_objects', 0]] });
 });
 
 test('toWireError keeps wire errors and turns anything else into -32603 without details', (t) => {

@@ -31,3 +31,28 @@ export function resolveAccount(ctx: WorkerContext, nameOrId: string, orThrow: bo
   if (instance === undefined && orThrow) throw new RpcError(assertError(ASSERT.NO_SUCH_ACCOUNT));
   return instance;
 }
+
+/** `FC_ASSERT( asset_ptr, "no such asset" )` in database_api_helper::get_asset_from_string. */
+export const NO_SUCH_ASSET = 'asset_ptr: no such asset';
+
+/**
+ * `get_asset_from_string`, the mirror of account resolution: a string starting with a digit is an
+ * asset id (malformed or mistyped ids throw), anything else a symbol. Returns the asset instance, or
+ * undefined when absent and `orThrow` is false.
+ */
+export function resolveAsset(ctx: WorkerContext, symbolOrId: string, orThrow: boolean): number | undefined {
+  if (symbolOrId === '') {
+    if (orThrow) throw new RpcError(assertError('no such asset'));
+    return undefined;
+  }
+  let instance: number | undefined;
+  const c = symbolOrId.charCodeAt(0);
+  if (c >= 48 && c <= 57) {
+    const id = asObjectId(symbolOrId, { space: 1, type: 3 });
+    instance = ctx.store.objects.doesExist([1, 3, id.instance]) ? id.instance : undefined;
+  } else {
+    instance = ctx.store.assetSymbols.get(symbolOrId);
+  }
+  if (instance === undefined && orThrow) throw new RpcError(assertError(NO_SUCH_ASSET));
+  return instance;
+}

@@ -79,7 +79,7 @@ export const OBJ = {
   accountStatistics: [2, 6],
 } as const satisfies Record<string, readonly [number, number]>;
 
-export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {}): ChainStore {
+export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
   const root = open({
     path: path.join(dataDir, 'chain'),
     // One map of 64 GiB of address space: LMDB only uses what it needs, and a fixed large map means
@@ -90,7 +90,8 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean } = {
     maxReaders: 512,
     readOnly: opts.readOnly ?? false,
     // Durability: every commit is flushed, so a committed block survives a crash or kill -9.
-    noSync: false,
+    // (`generate` turns this off for speed and syncs once at the end: its chain can be made again.)
+    noSync: opts.noSync ?? false,
     cache: false,
   });
   const objects = root.openDB<Buffer, ObjectKey>({ name: 'objects', encoding: 'binary' });

@@ -158,7 +158,8 @@ function recordOperation(
     is_virtual: false,
     block_time: o.blockTime,
   }));
-  for (const account of new Set(o.accounts)) {
+  // Core's history plugin visits the impacted accounts in ascending id order (a flat_set).
+  for (const account of [...new Set(o.accounts)].sort((a, b) => a - b)) {
     const stats = state.get([2, 6, account]);
     const seq = Number(stats.total_ops) + 1;
     stats.total_ops = u64(seq);

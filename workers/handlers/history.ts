@@ -1,17 +1,110 @@
-// history_api handlers, with BitShares Core's windowing rules (api.cpp, reference §4.11).
+// history_api handlers, with BitShares Core's windowing rules (api.cpp, reference §4.2, §4.11).
+//
+// Arguments are converted first, left to right, as fc's call_generic does before the method body
+// runs; so a malformed id or time fails even where the body would answer with an empty list.
+// Unknown accounts give empty results, never errors: Core catches every lookup failure in these calls.
 import { historyApi } from '../../src/api/sets/history.js';
-import { ASSERT, RpcError, assertError } from '../../src/errors.js';
-import { asObjectId, asString, asUint32 } from '../../src/api/params.js';
+import { ASSERT, FC, RpcError, assertError, fcError } from '../../src/errors.js';
+import { asArray, asObjectId, asString, asUint32, asUint64 } from '../../src/api/params.js';
+import { fcTime, parseFcTime } from '../../src/chain/fc-json.js';
 import { resolveAccount, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
 import type { HandlersFor } from './types.js';
 
+const FILE = 'history_api';
 const OP_HISTORY = { space: 1, type: 11 };
+const LIQUIDITY_POOL = { space: 1, type: 19 };
 /** operation_history_id_type::max(): 48-bit instance */
 const MAX_INSTANCE = 0xffffffffffff;
+/** time_point_sec::maximum() */
+const TIME_MAX_SECONDS = 0xffffffff;
+
+/** application::get_plugin<T> (application.hpp) asserts before the calls' own "not enabled" checks. */
+const NO_PLUGIN = "result != std::shared_ptr<PluginType>(): Unable to load plugin '${p}'";
+/** validate_get_lp_history_params (api.cpp) */
+const NO_MARKET_HISTORY = '_app.get_options().has_market_history_plugin: Market history plugin is not enabled.';
+/** time_point_sec::from_iso_string's FC_RETHROW_EXCEPTIONS text (fc src/time.cpp) */
+const BAD_TIME = '${what}: unable to convert ISO-formatted string to fc::time_point_sec';
+
+// ---- argument conversions (fc's from_variant rules, reference §5.4) ----
+
+/** An fc::optional<T>: missing or null means "not set". */
+const optional = <T>(v: unknown, convert: (v: unknown) => T): T | undefined => (v === null || v === undefined ? undefined : convert(v));
+
+/** `variant::as_int64`: the same leniency as as_uint64, read as signed. */
+const asInt64 = (v: unknown): bigint => BigInt.asIntN(64, asUint64(v));
+
+/** A uint16 parameter: `static_cast<uint16_t>(as_uint64())`, truncated as fc does. */
+const asUint16 = (v: unknown): number => Number(BigInt.asUintN(16, asUint64(v)));
+
+/** `time_point_sec` from its ISO text (`as_string()` first, so a number or null fails too); seconds. */
+function asTime(v: unknown): number {
+  const text = asString(v);
+  const seconds = parseFcTime(text);
+  if (Number.isNaN(seconds)) throw new RpcError(fcError(FC.parse, BAD_TIME, { what: `not a time: '${text}'` }));
+  return seconds;
+}
 
 function checkLimit(limit: number, configured: number, method: string): void {
-  if (limit > configured) throw new RpcError(assertError(ASSERT.LIMIT, { configured_limit: configured }, { file: 'history_api', method }));
+  if (limit > configured) throw new RpcError(assertError(ASSERT.LIMIT, { configured_limit: configured }, { file: FILE, method }));
+}
+
+/** `get_account_from_string` inside Core's `try { … } catch(...) { return result; }`. */
+function findAccount(ctx: WorkerContext, nameOrId: string): number | undefined {
+  try {
+    return resolveAccount(ctx, nameOrId, true);
+  } catch {
+    // Unknown names and malformed ids alike: the caller answers with an empty list.
+    return undefined;
+  }
+}
+
+// ---- reading stored operation_history objects (1.11.x) ----
+
+/** op.which(): a stored object begins `{"id":"1.11.N","op":[WHICH,`. */
+function opTypeOf(ctx: WorkerContext, instance: number): number | undefined {
+  const bytes = ctx.store.objects.getBinaryFast([1, 11, instance]);
+  if (!bytes) return undefined;
+  const m = /"op":\[(\d+),/.exec(bytes.toString('latin1', 0, Math.min(64, bytes.length)));
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The stored object ends `…,"trx_in_block":T,"op_in_trx":O,"virtual_op":V,"is_virtual":B,"block_time":"…"}`. */
+function opTailOf(ctx: WorkerContext, instance: number): { trxInBlock: number; blockTime: string } | undefined {
+  const bytes = ctx.store.objects.getBinaryFast([1, 11, instance]);
+  if (!bytes) return undefined;
+  const tail = bytes.toString('latin1', Math.max(0, bytes.length - 200), bytes.length);
+  const m = /"trx_in_block":(\d+),"op_in_trx":\d+,"virtual_op":\d+,"is_virtual":(?:true|false),"block_time":"([^"]+)"\}$/.exec(tail);
+  return m ? { trxInBlock: Number(m[1]), blockTime: m[2]! } : undefined;
+}
+
+const blockTimeOf = (ctx: WorkerContext, instance: number): string | undefined => opTailOf(ctx, instance)?.blockTime;
+
+/** The lowest and highest 1.11.x instances stored; operations are never removed, so all between exist. */
+function opInstanceRange(ctx: WorkerContext): [first: number, last: number] | undefined {
+  let first: number | undefined;
+  let last: number | undefined;
+  for (const key of ctx.store.objects.getKeys({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1], limit: 1 })) first = key[2];
+  for (const key of ctx.store.objects.getKeys({ start: [1, 11, MAX_INSTANCE], end: [1, 11, -1], reverse: true, limit: 1 })) last = key[2];
+  return first === undefined || last === undefined ? undefined : [first, last];
+}
+
+/**
+ * The newest operation with block_time <= `time`: where Core's `by_time` index (block_time desc,
+ * id desc) puts `lower_bound(time)`. Block times never decrease as ids grow, so a binary search.
+ */
+function newestOpAtOrBefore(ctx: WorkerContext, time: string): number | undefined {
+  const range = opInstanceRange(ctx);
+  if (!range) return undefined;
+  let [lo, hi] = range;
+  if ((blockTimeOf(ctx, lo) ?? '') > time) return undefined;
+  // Invariant: block_time(lo) <= time.
+  while (lo < hi) {
+    const mid = lo + Math.ceil((hi - lo) / 2);
+    if ((blockTimeOf(ctx, mid) ?? '') <= time) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Writes the 1.11.x objects with the given instances, in order. */
@@ -28,33 +121,229 @@ function writeOps(ctx: WorkerContext, out: ReplyWriter, instances: readonly numb
   out.text(']');
 }
 
+// ---- per-account history ----
+
+/** The account's operation instances in [below+1, from], newest first (Core's `by_op` index order). */
+function* accountOpsDesc(ctx: WorkerContext, account: number, from: number, below: number): Generator<number> {
+  for (const key of ctx.store.accountHistory.getKeys({ start: [account, from], end: [account, below], reverse: true })) {
+    if (key[1] > from) continue;
+    yield key[1];
+  }
+}
+
+function newestAccountOp(ctx: WorkerContext, account: number): number | undefined {
+  for (const op of accountOpsDesc(ctx, account, MAX_INSTANCE, -1)) return op;
+  return undefined;
+}
+
+/**
+ * Core keeps each account's history as a linked list of 2.9.x objects. The very first of them, 2.9.0,
+ * is special in get_account_history_operations: `most_recent_op == 2.9.0` reads as "no history", the
+ * walk stops before it, and a separate check adds it back when `stop` is 0. It belongs to the
+ * lowest-numbered account that operation 1.11.0 concerned (the history plugin visits an operation's
+ * impacted accounts in flat_set order); those accounts are all named as "1.2.x" in the operation or
+ * its result.
+ */
+function firstHistoryOwner(ctx: WorkerContext): number | undefined {
+  const bytes = ctx.store.objects.getBinaryFast([1, 11, 0]);
+  if (!bytes) return undefined;
+  const text = bytes.toString('utf8', 0, bytes.length);
+  const named = [...new Set([...text.matchAll(/"1\.2\.(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  return named.find((account) => ctx.store.accountHistory.doesExist([account, 0]));
+}
+
+/** total_ops and removed_ops of the account's statistics (2.6.x, same instance as the account). */
+function opCounts(ctx: WorkerContext, account: number): { totalOps: bigint; removedOps: bigint } {
+  const bytes = ctx.store.objects.getBinaryFast([2, 6, account]);
+  if (!bytes) return { totalOps: 0n, removedOps: 0n };
+  const stats = JSON.parse(bytes.toString('utf8', 0, bytes.length)) as { total_ops?: number | string; removed_ops?: number | string };
+  return { totalOps: BigInt(stats.total_ops ?? 0), removedOps: BigInt(stats.removed_ops ?? 0) };
+}
+
+/**
+ * get_relative_account_history's body (api.cpp): sequences `start` down to `stop`, both inclusive,
+ * newest first; `start` 0 means the newest and a larger one is clamped to total_ops.
+ */
+function relativeHistory(ctx: WorkerContext, nameOrId: string, stop: bigint, limit: number, start: bigint): number[] {
+  checkLimit(limit, ctx.config.apiLimits.api_limit_get_relative_account_history, 'get_relative_account_history');
+  const account = findAccount(ctx, nameOrId);
+  if (account === undefined) return [];
+  const { totalOps, removedOps } = opCounts(ctx, account);
+  const top = start === 0n || start > totalOps ? totalOps : start;
+  if (!(top >= stop && top > removedOps && limit > 0)) return [];
+  const found: number[] = [];
+  // `stop` <= top <= total_ops here, so both fit a double exactly.
+  for (const { value } of ctx.store.accountSequence.getRange({ start: [account, Number(top)], end: [account, Number(stop) - 1], reverse: true, limit })) {
+    found.push(value);
+  }
+  return found;
+}
+
+// ---- the market_history plugin's calls ----
+
+const noPlugin = (plugin: string, method: string): RpcError => new RpcError(assertError(NO_PLUGIN, { p: plugin }, { file: FILE, method }));
+const noMarketHistory = (method: string): RpcError => new RpcError(assertError(NO_MARKET_HISTORY, {}, { file: FILE, method }));
+
 export const historyHandlers = {
   get_account_history(ctx, [accountArg, stopArg, limitArg, startArg], out) {
-    // Arguments convert before the call body runs, so a malformed id fails even for unknown accounts.
-    const account = asString(accountArg);
+    const nameOrId = asString(accountArg);
     const stop = asObjectId(stopArg, OP_HISTORY).instance;
     const limit = asUint32(limitArg);
     let start = asObjectId(startArg, OP_HISTORY).instance;
     checkLimit(limit, ctx.config.apiLimits.api_limit_get_account_history, 'get_account_history');
-    let acct: number | undefined;
-    try {
-      acct = resolveAccount(ctx, account, true);
-    } catch {
-      // Core swallows lookup failures here and answers with an empty list.
-      acct = undefined;
-    }
-    if (acct === undefined) return void out.text('[]');
     // "1.11.0" as start means "the newest"; the price is that op 0 cannot be asked for as a start.
     if (start === 0) start = MAX_INSTANCE;
     if (start < stop) return void out.text('[]');
+    const account = findAccount(ctx, nameOrId);
+    if (account === undefined) return void out.text('[]');
     const found: number[] = [];
-    for (const key of ctx.store.accountHistory.getKeys({ start: [acct, start], end: [acct, stop], reverse: true, limit })) {
-      // A reverse range starts at the greatest key <= start; it may step onto [acct, start] exactly.
-      if (key[1] > start) continue;
-      found.push(key[1]);
+    if (limit > 0) {
+      for (const op of accountOpsDesc(ctx, account, start, stop)) {
+        found.push(op);
+        if (found.length >= limit) break;
+      }
     }
     // Core's special case: with stop at 0, operation 1.11.0 itself is included when it is the account's.
-    if (stop === 0 && found.length < limit && ctx.store.accountHistory.doesExist([acct, 0])) found.push(0);
+    if (stop === 0 && found.length < limit && ctx.store.accountHistory.doesExist([account, 0])) found.push(0);
     writeOps(ctx, out, found);
+  },
+
+  get_account_history_by_time(ctx, [accountArg, limitArg, startArg], out) {
+    const nameOrId = asString(accountArg);
+    const olimit = optional(limitArg, asUint32);
+    const ostart = optional(startArg, asTime);
+    const configured = ctx.config.apiLimits.api_limit_get_account_history;
+    const limit = olimit ?? configured;
+    checkLimit(limit, configured, 'get_account_history_by_time');
+    const account = findAccount(ctx, nameOrId);
+    if (account === undefined) return void out.text('[]');
+    // The account's operations from the newest one with block_time <= start, newest first.
+    const newest = newestOpAtOrBefore(ctx, fcTime(ostart ?? TIME_MAX_SECONDS));
+    const found: number[] = [];
+    if (newest !== undefined && limit > 0) {
+      for (const op of accountOpsDesc(ctx, account, newest, -1)) {
+        found.push(op);
+        if (found.length >= limit) break;
+      }
+    }
+    writeOps(ctx, out, found);
+  },
+
+  get_account_history_by_operations(ctx, [accountArg, typesArg, startArg, limitArg], out) {
+    const nameOrId = asString(accountArg);
+    const types = new Set(asArray(typesArg).map(asUint16));
+    const start = asUint32(startArg);
+    const limit = asUint32(limitArg);
+    checkLimit(limit, ctx.config.apiLimits.api_limit_get_account_history_by_operations, 'get_account_history_by_operations');
+    // Core asks for sequences start … limit+start-1, computed in uint32 (so start 0 with limit 0
+    // wraps to 4294967295, which then clamps to total_ops).
+    const objs = relativeHistory(ctx, nameOrId, BigInt(start), limit, BigInt((limit + start - 1) >>> 0));
+    // total_count is the number fetched, before the type filter.
+    const kept = types.size === 0 ? objs : objs.filter((i) => types.has(opTypeOf(ctx, i) ?? -1));
+    out.text(`{"total_count":${objs.length},"operation_history_objs":`);
+    writeOps(ctx, out, kept);
+    out.text('}');
+  },
+
+  get_account_history_operations(ctx, [accountArg, typeArg, startArg, stopArg, limitArg], out) {
+    const nameOrId = asString(accountArg);
+    const operationType = asInt64(typeArg);
+    let start = asObjectId(startArg, OP_HISTORY).instance;
+    const stop = asObjectId(stopArg, OP_HISTORY).instance;
+    const limit = asUint32(limitArg);
+    checkLimit(limit, ctx.config.apiLimits.api_limit_get_account_history_operations, 'get_account_history_operations');
+    const account = findAccount(ctx, nameOrId);
+    if (account === undefined) return void out.text('[]');
+    const newest = newestAccountOp(ctx, account);
+    // stats.most_recent_op == 2.9.0: no history at all, or only the very first history object.
+    if (newest === undefined || (newest === 0 && firstHistoryOwner(ctx) === account)) return void out.text('[]');
+    if (start === 0) start = newest;
+    const isType = (op: number): boolean => BigInt(opTypeOf(ctx, op) ?? -1) === operationType;
+    const found: number[] = [];
+    // Core walks the list from the newest while op > stop, keeping ops <= start of the type; the
+    // walk never reaches operation 1.11.0 (0 > stop never holds), which only the check below can add.
+    if (limit > 0) {
+      for (const op of accountOpsDesc(ctx, account, start, stop)) {
+        if (!isType(op)) continue;
+        found.push(op);
+        if (found.length >= limit) break;
+      }
+    }
+    if (stop === 0 && found.length < limit && firstHistoryOwner(ctx) === account && isType(0)) found.push(0);
+    writeOps(ctx, out, found);
+  },
+
+  get_relative_account_history(ctx, [accountArg, stopArg, limitArg, startArg], out) {
+    const nameOrId = asString(accountArg);
+    const stop = asUint64(stopArg);
+    const limit = asUint32(limitArg);
+    const start = asUint64(startArg);
+    writeOps(ctx, out, relativeHistory(ctx, nameOrId, stop, limit, start));
+  },
+
+  get_block_operation_history(ctx, [blockArg, trxArg], out) {
+    const blockNum = asUint32(blockArg);
+    const trxInBlock = optional(trxArg, asUint16);
+    const range = ctx.store.blockOperations.get(blockNum);
+    const found: number[] = [];
+    if (range) {
+      const [first, count] = range;
+      // A block's operations have consecutive ids in (trx_in_block, op_in_trx) order: Core's by_block order.
+      for (let i = first; i < first + count; i++) {
+        if (trxInBlock === undefined || opTailOf(ctx, i)?.trxInBlock === trxInBlock) found.push(i);
+      }
+    }
+    writeOps(ctx, out, found);
+  },
+
+  get_block_operations_by_time(ctx, [startArg], out) {
+    const ostart = optional(startArg, asTime);
+    // Every operation with the newest block_time <= start (all of the newest without one), in Core's
+    // by_time order: id descending.
+    const newest = ostart === undefined ? opInstanceRange(ctx)?.[1] : newestOpAtOrBefore(ctx, fcTime(ostart));
+    const found: number[] = [];
+    if (newest !== undefined) {
+      const time = blockTimeOf(ctx, newest);
+      for (let i = newest; i >= 0 && blockTimeOf(ctx, i) === time; i--) found.push(i);
+    }
+    writeOps(ctx, out, found);
+  },
+
+  get_fill_order_history(_ctx, [a, b, limit]) {
+    asString(a);
+    asString(b);
+    asUint32(limit);
+    throw noPlugin('market_history', 'get_fill_order_history');
+  },
+
+  get_market_history(_ctx, [a, b, bucketSeconds, start, end]) {
+    asString(a);
+    asString(b);
+    asUint32(bucketSeconds);
+    asTime(start);
+    asTime(end);
+    throw noPlugin('market_history', 'get_market_history');
+  },
+
+  get_market_history_buckets() {
+    throw noPlugin('market_history', 'get_market_history_buckets');
+  },
+
+  get_liquidity_pool_history(_ctx, [poolId, start, stop, limit, operationType]) {
+    asObjectId(poolId, LIQUIDITY_POOL);
+    optional(start, asTime);
+    optional(stop, asTime);
+    optional(limit, asUint32);
+    optional(operationType, asInt64);
+    throw noMarketHistory('get_liquidity_pool_history');
+  },
+
+  get_liquidity_pool_history_by_sequence(_ctx, [poolId, start, stop, limit, operationType]) {
+    asObjectId(poolId, LIQUIDITY_POOL);
+    optional(start, asUint64);
+    optional(stop, asTime);
+    optional(limit, asUint32);
+    optional(operationType, asInt64);
+    throw noMarketHistory('get_liquidity_pool_history_by_sequence');
   },
 } satisfies HandlersFor<typeof historyApi>;

@@ -1,0 +1,65 @@
+// The measuring side of bench/hot-reads: runs handlers inside a worker thread against the store.
+import { parentPort, workerData } from 'node:worker_threads';
+import hdr from 'hdr-histogram-js';
+import { buildConfig } from '../src/config.js';
+import { openChainStore } from '../src/chain/store.js';
+import { HANDLERS } from '../workers/handlers/index.js';
+import { ReplyWriter } from '../workers/reply-writer.js';
+import type { WorkerContext } from '../workers/context.js';
+import type { ReadResult } from './hot-reads.js';
+
+const { dataDir, iterations } = workerData as { dataDir: string; iterations: number };
+const store = openChainStore(dataDir, { readOnly: true });
+const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }) };
+
+const opCount = Number(store.meta.get('next_instance:1.11') ?? '1');
+const users = Number(store.meta.get('next_instance:1.2') ?? '7');
+let seed = 12345;
+const rand = (n: number) => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed % n;
+};
+
+type Case = { name: string; set: string; method: string; params: () => unknown[] };
+const cases: Case[] = [
+  { name: 'get_accounts (1 account by id)', set: 'database', method: 'get_accounts', params: () => [[`1.2.${rand(users)}`]] },
+  { name: 'get_full_accounts (1 account)', set: 'database', method: 'get_full_accounts', params: () => [[`1.2.${7 + rand(Math.max(1, users - 7))}`], false] },
+  { name: 'get_account_history limit 100, newest (busiest account)', set: 'history', method: 'get_account_history', params: () => ['exchange-1', '1.11.0', 100, '1.11.0'] },
+  { name: 'get_account_history limit 100, random page (busiest account)', set: 'history', method: 'get_account_history', params: () => ['exchange-1', '1.11.0', 100, `1.11.${rand(opCount)}`] },
+  { name: 'get_objects (1 op, 1.11.x)', set: 'database', method: 'get_objects', params: () => [[`1.11.${rand(opCount)}`]] },
+  { name: 'get_objects (10 ops, 1.11.x)', set: 'database', method: 'get_objects', params: () => [Array.from({ length: 10 }, () => `1.11.${rand(opCount)}`)] },
+];
+
+const results: ReadResult[] = [];
+for (const c of cases) {
+  const handler = HANDLERS[c.set]?.[c.method];
+  if (!handler) continue;
+  const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: 3 });
+  let bytes = 0;
+  const warm = Math.min(1000, iterations);
+  for (let i = 0; i < warm + iterations; i++) {
+    const params = c.params();
+    const out = new ReplyWriter();
+    const t0 = process.hrtime.bigint();
+    out.text('{"id":1,"result":');
+    await handler(ctx, params, out);
+    out.text('}');
+    out.finish();
+    const ns = Number(process.hrtime.bigint() - t0);
+    if (i >= warm) {
+      h.recordValue(Math.max(1, Math.round(ns / 1000)));
+      bytes += out.length;
+    }
+  }
+  results.push({
+    name: c.name,
+    calls: iterations,
+    meanUs: h.mean,
+    p50Us: h.getValueAtPercentile(50),
+    p90Us: h.getValueAtPercentile(90),
+    p99Us: h.getValueAtPercentile(99),
+    maxUs: h.maxValue,
+    replyBytes: Math.round(bytes / iterations),
+  });
+}
+parentPort!.postMessage(results);

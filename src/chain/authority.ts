@@ -1,0 +1,388 @@
+// Authority checks as BitShares Core does them (libraries/protocol/transaction.cpp: sign_state,
+// verify_authority, signed_transaction::get_required_signatures; operations.cpp:
+// operation_get_required_authorities), for the operations this chain has.
+//
+// An authority is satisfied when the weights of its keys (and addresses) that signed, plus the
+// weights of its accounts whose own active (or owner) authority is satisfied, reach its threshold.
+// Accounts nest at most `maxRecursion` levels deep (max_authority_depth of the global properties).
+// `1.2.4` (temp-account) is approved by everybody, as in Core.
+//
+// Lookups are callbacks, so the same code serves database_api (reading stored accounts) and, later,
+// the transaction validator. Failures throw RpcError shaped like Core's chain exceptions.
+
+import { createHash } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { RpcError, assertError, type FcKind, fcError } from '../errors.js';
+import { parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
+import { recoverPublicKey } from './keys.js';
+import { signingDigest } from './serializer.js';
+
+export interface AuthorityJson {
+  weight_threshold: number;
+  account_auths: [string, number][];
+  key_auths: [string, number][];
+  address_auths: [string, number][];
+}
+
+/** An account's authority, or undefined when the account does not exist. */
+export type AuthorityLookup = (account: number) => AuthorityJson | undefined;
+
+/** GRAPHENE_TEMP_ACCOUNT: "anybody can access funds in temp account". */
+const TEMP_ACCOUNT = 4;
+/** GRAPHENE_COMMITTEE_ACCOUNT */
+const COMMITTEE_ACCOUNT = 0;
+
+/** Core's transaction exceptions (protocol/exceptions.hpp, small_ops.cpp): code, name, what(). */
+export const TX_EXCEPTIONS = {
+  missingActiveAuth: { code: 4010001, name: 'tx_missing_active_auth', what: 'missing required active authority' },
+  missingOwnerAuth: { code: 4010002, name: 'tx_missing_owner_auth', what: 'missing required owner authority' },
+  missingOtherAuth: { code: 4010003, name: 'tx_missing_other_auth', what: 'missing required other authority' },
+  irrelevantSig: { code: 4010004, name: 'tx_irrelevant_sig', what: 'irrelevant signature included' },
+  duplicateSig: { code: 4010005, name: 'tx_duplicate_sig', what: 'duplicate signature included' },
+  invalidCommitteeApproval: { code: 4010006, name: 'invalid_committee_approval', what: 'committee account cannot directly approve transaction' },
+} as const;
+
+const txError = (kind: (typeof TX_EXCEPTIONS)[keyof typeof TX_EXCEPTIONS], format: string, data: Record<string, unknown> = {}): RpcError =>
+  new RpcError(fcError(kind as unknown as FcKind, format, data));
+
+const accountIdText = (instance: number): string => `1.2.${instance}`;
+
+function accountInstance(id: unknown): number {
+  const m = typeof id === 'string' ? /^1\.2\.(\d+)$/.exec(id) : null;
+  if (!m) throw new RpcError(assertError("type_id == TypeID && space_id == SpaceID: Space.Type.0 (1.2.0) doesn't match expected value ${var}", { var: id }));
+  return Number(m[1]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys in Core's order
+
+const keyAddressCache = new Map<string, Buffer>();
+
+/** Public keys compare by their address (types.cpp `operator<`); sets of keys are sorted that way. */
+export function keyOrder(key: string): Buffer {
+  let a = keyAddressCache.get(key);
+  if (!a) {
+    a = Buffer.from(publicKeyAddress(parsePublicKey(key)));
+    if (keyAddressCache.size > 10000) keyAddressCache.clear();
+    keyAddressCache.set(key, a);
+  }
+  return a;
+}
+
+export const sortKeys = (keys: Iterable<string>): string[] => [...new Set(keys)].sort((a, b) => Buffer.compare(keyOrder(a), keyOrder(b)));
+
+const sha256 = (b: Uint8Array): Buffer => createHash('sha256').update(b).digest();
+const ripemd160 = (b: Uint8Array): Buffer => createHash('ripemd160').update(b).digest();
+
+/** pts_address(key, compressed, version) (pts_address.cpp): version ‖ ripemd160(sha256(key)) ‖ checksum. */
+function ptsAddress(key: Uint8Array, compressed: boolean, version: number): Buffer {
+  const data = compressed ? key : secp256k1.ProjectivePoint.fromHex(key).toRawBytes(false);
+  const body = Buffer.concat([Buffer.from([version]), ripemd160(sha256(data))]);
+  return Buffer.concat([body, sha256(sha256(body)).subarray(0, 4)]);
+}
+
+/**
+ * The five addresses a key may appear as in address_auths (sign_state::signed_by(address),
+ * get_key_references): the four legacy PTS forms and the Graphene address. Text form, BTS prefix.
+ */
+export function keyAddresses(key: string, prefix = 'BTS'): string[] {
+  const bin = parsePublicKey(key, prefix);
+  const out: string[] = [];
+  for (const [compressed, version] of [
+    [false, 56],
+    [true, 56],
+    [false, 0],
+    [true, 0],
+  ] as const) {
+    try {
+      out.push(formatAddress(ripemd160(ptsAddress(bin, compressed, version)), prefix));
+    } catch {
+      // Not a point on the curve: Core would fail to decompress it too; it has no PTS forms.
+    }
+  }
+  out.push(formatAddress(publicKeyAddress(bin), prefix));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Required authorities
+
+export interface RequiredAuthorities {
+  /** accounts whose active authority is required, ascending */
+  active: number[];
+  /** accounts whose owner authority is required, ascending */
+  owner: number[];
+  other: AuthorityJson[];
+}
+
+/** Accounts an operation needs, as operation_get_required_auth: fee payer and op-specific ones. */
+export function operationRequiredAuthorities(op: unknown, active: Set<number>, owner: Set<number>, _other: AuthorityJson[]): void {
+  if (!Array.isArray(op) || op.length < 2) throw new RpcError(assertError('false: an operation is [code, {fields}]'));
+  const [code, f] = op as [number, Record<string, unknown>];
+  switch (Number(code)) {
+    case 0: // transfer: fee payer `from`
+      active.add(accountInstance(f.from));
+      return;
+    case 5: {
+      // account_create: registrar, and the buyback asset's issuer when buyback_options are set
+      active.add(accountInstance(f.registrar));
+      const ext = f.extensions as Record<string, unknown> | undefined;
+      const buyback = ext && !Array.isArray(ext) ? (ext.buyback_options as Record<string, unknown> | undefined) : undefined;
+      if (buyback?.asset_to_buy_issuer !== undefined) active.add(accountInstance(buyback.asset_to_buy_issuer));
+      return;
+    }
+    case 6: {
+      // account_update: the fee payer's active authority, and its owner authority for an owner update
+      const account = accountInstance(f.account);
+      active.add(account);
+      const ext = f.extensions as Record<string, unknown> | undefined;
+      const ownerUpdate = (f.owner !== undefined && f.owner !== null) || (ext && !Array.isArray(ext) && ext.owner_special_authority !== undefined);
+      if (ownerUpdate) owner.add(account);
+      return;
+    }
+    case 10: // asset_create: issuer
+    case 14: // asset_issue: issuer
+      active.add(accountInstance(f.issuer));
+      return;
+    default:
+      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 5, 6, 10, 14)', { code }));
+  }
+}
+
+/** transaction::get_required_authorities: owner-required accounts are dropped from the active set. */
+export function requiredAuthorities(ops: readonly unknown[]): RequiredAuthorities {
+  const active = new Set<number>();
+  const owner = new Set<number>();
+  const other: AuthorityJson[] = [];
+  for (const op of ops) operationRequiredAuthorities(op, active, owner, other);
+  for (const a of owner) active.delete(a);
+  const asc = (s: Set<number>): number[] => [...s].sort((a, b) => a - b);
+  return { active: asc(active), owner: asc(owner), other };
+}
+
+// ---------------------------------------------------------------------------------------------
+// sign_state
+
+export interface SignStateOptions {
+  getActive: AuthorityLookup;
+  getOwner: AuthorityLookup;
+  /** HARDFORK_CORE_584: an account's owner authority may stand in for its active one at any depth */
+  allowNonImmediateOwner: boolean;
+  /** max_authority_depth */
+  maxRecursion: number;
+  /** keys that could sign (get_required_signatures) */
+  availableKeys?: readonly string[];
+}
+
+/** transaction.cpp `sign_state`: which provided or available keys an authority check used. */
+export class SignState {
+  /** key → used; iterated in key order when read out */
+  readonly providedSignatures = new Map<string, boolean>();
+  readonly approvedBy = new Set<number>([TEMP_ACCOUNT]);
+  private readonly available: Set<string>;
+  private addressIndex: { available: Map<string, string>; provided: Map<string, string> } | undefined;
+
+  constructor(
+    signatures: readonly string[],
+    private readonly opts: SignStateOptions,
+  ) {
+    for (const k of signatures) this.providedSignatures.set(k, false);
+    this.available = new Set(opts.availableKeys ?? []);
+  }
+
+  signedByKey(k: string): boolean {
+    if (this.providedSignatures.has(k)) {
+      this.providedSignatures.set(k, true);
+      return true;
+    }
+    if (this.available.has(k)) {
+      this.providedSignatures.set(k, true);
+      return true;
+    }
+    return false;
+  }
+
+  signedByAddress(a: string): boolean {
+    if (!this.addressIndex) {
+      const index = (keys: Iterable<string>): Map<string, string> => {
+        const m = new Map<string, string>();
+        for (const k of keys) for (const addr of keyAddresses(k)) m.set(addr, k);
+        return m;
+      };
+      this.addressIndex = { available: index(this.available), provided: index(this.providedSignatures.keys()) };
+    }
+    const provided = this.addressIndex.provided.get(a);
+    if (provided !== undefined) {
+      this.providedSignatures.set(provided, true);
+      return true;
+    }
+    const available = this.addressIndex.available.get(a);
+    if (available !== undefined && this.available.has(available)) {
+      this.providedSignatures.set(available, true);
+      return true;
+    }
+    return false;
+  }
+
+  /** check_authority(account_id_type): approved already, or its active, or (if allowed) its owner. */
+  checkAccount(id: number): boolean {
+    if (this.approvedBy.has(id)) return true;
+    return this.check(this.opts.getActive(id)) || (this.opts.allowNonImmediateOwner && this.check(this.opts.getOwner(id)));
+  }
+
+  /** check_authority(const authority*, depth) */
+  check(auth: AuthorityJson | undefined, depth = 0): boolean {
+    if (!auth) return false;
+    const threshold = Number(auth.weight_threshold);
+    let total = 0;
+    for (const [k, w] of auth.key_auths) {
+      if (this.signedByKey(k)) {
+        total += Number(w);
+        if (total >= threshold) return true;
+      }
+    }
+    for (const [a, w] of auth.address_auths) {
+      if (this.signedByAddress(a)) {
+        total += Number(w);
+        if (total >= threshold) return true;
+      }
+    }
+    for (const [id, w] of auth.account_auths) {
+      const account = accountInstance(id);
+      if (!this.approvedBy.has(account)) {
+        if (depth === this.opts.maxRecursion) continue;
+        if (this.check(this.opts.getActive(account), depth + 1) || (this.opts.allowNonImmediateOwner && this.check(this.opts.getOwner(account), depth + 1))) {
+          this.approvedBy.add(account);
+          total += Number(w);
+          if (total >= threshold) return true;
+        }
+      } else {
+        total += Number(w);
+        if (total >= threshold) return true;
+      }
+    }
+    return total >= threshold;
+  }
+
+  /** Drops provided keys no check used; true if there were any. */
+  removeUnusedSignatures(): boolean {
+    let removed = false;
+    for (const [k, used] of this.providedSignatures) {
+      if (!used) {
+        this.providedSignatures.delete(k);
+        removed = true;
+      }
+    }
+    return removed;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three entry points database_api uses
+
+/**
+ * signed_transaction::get_signature_keys: the keys that produced the signatures over the chain's
+ * signing digest. A repeated key is tx_duplicate_sig; an unrecoverable signature a parse error.
+ */
+export function signatureKeys(chainId: string, trx: { signatures?: unknown }, digest?: Uint8Array): string[] {
+  const sigs = Array.isArray(trx.signatures) ? trx.signatures : [];
+  if (sigs.length === 0) return [];
+  const d = digest ?? signingDigest(chainId, trx);
+  const out = new Set<string>();
+  for (const sig of sigs) {
+    let key: string;
+    try {
+      key = recoverPublicKey(d, String(sig));
+    } catch (err) {
+      throw new RpcError(assertError('false: cannot recover a public key from signature ${sig}: ${error}', { sig, error: (err as Error).message }));
+    }
+    if (out.has(key)) throw txError(TX_EXCEPTIONS.duplicateSig, 'Duplicate Signature detected');
+    out.add(key);
+  }
+  return [...out];
+}
+
+export interface VerifyOptions extends SignStateOptions {
+  /** verify_authority's allow_committee (false for transactions pushed by clients) */
+  allowCommittee?: boolean;
+}
+
+/**
+ * protocol verify_authority(ops, sigs, …): throws tx_missing_*_auth naming the first account whose
+ * authority the signatures do not satisfy, or tx_irrelevant_sig if a signature was not needed.
+ */
+export function verifyAuthority(ops: readonly unknown[], signatures: readonly string[], opts: VerifyOptions): void {
+  const requiredActive = new Set<number>();
+  const requiredOwner = new Set<number>();
+  const other: AuthorityJson[] = [];
+  const s = new SignState(signatures, { ...opts, availableKeys: [] });
+  for (const op of ops) operationRequiredAuthorities(op, requiredActive, requiredOwner, other);
+  if (!opts.allowCommittee && requiredActive.has(COMMITTEE_ACCOUNT)) {
+    throw txError(TX_EXCEPTIONS.invalidCommitteeApproval, 'Committee account may only propose transactions');
+  }
+  for (const auth of other) {
+    if (!s.check(auth)) throw txError(TX_EXCEPTIONS.missingOtherAuth, 'Missing Authority', { auth, sigs: signatures });
+  }
+  const asc = (set: Set<number>): number[] => [...set].sort((a, b) => a - b);
+  for (const id of asc(requiredOwner)) {
+    if (!s.check(opts.getOwner(id))) {
+      throw txError(TX_EXCEPTIONS.missingOwnerAuth, 'Missing Owner Authority ${id}', { id: accountIdText(id), auth: opts.getOwner(id) ?? null });
+    }
+  }
+  for (const id of asc(requiredActive)) {
+    if (!(s.checkAccount(id) || s.check(opts.getOwner(id)))) {
+      throw txError(TX_EXCEPTIONS.missingActiveAuth, 'Missing Active Authority ${id}', {
+        id: accountIdText(id),
+        auth: opts.getActive(id) ?? null,
+        owner: opts.getOwner(id) ?? null,
+      });
+    }
+  }
+  if (s.removeUnusedSignatures()) throw txError(TX_EXCEPTIONS.irrelevantSig, 'Unnecessary signature(s) detected');
+}
+
+/**
+ * signed_transaction::get_required_signatures: the available keys, not already signing, that
+ * together with the existing signatures satisfy what the operations need. Sorted in key order.
+ */
+export function requiredSignatures(ops: readonly unknown[], existingSignatureKeys: readonly string[], opts: SignStateOptions): string[] {
+  const { active, owner, other } = requiredAuthorities(ops);
+  const s = new SignState(existingSignatureKeys, opts);
+  for (const auth of other) s.check(auth);
+  for (const id of owner) s.check(opts.getOwner(id));
+  for (const id of active) s.checkAccount(id) || s.check(opts.getOwner(id));
+  s.removeUnusedSignatures();
+  const available = new Set(opts.availableKeys ?? []);
+  const existing = new Set(existingSignatureKeys);
+  return sortKeys([...s.providedSignatures.keys()].filter((k) => available.has(k) && !existing.has(k)));
+}
+
+/**
+ * database_api get_potential_signatures / get_potential_address_signatures: every key (or address)
+ * of every authority a required-signatures walk looks at, plus the keys of "other" authorities.
+ */
+export function potentialSignatures(ops: readonly unknown[], existingSignatureKeys: readonly string[], opts: Omit<SignStateOptions, 'availableKeys'>): { keys: string[]; addresses: string[] } {
+  const keys = new Set<string>();
+  const addresses = new Set<string>();
+  const collect =
+    (lookup: AuthorityLookup): AuthorityLookup =>
+    (id) => {
+      const auth = lookup(id);
+      if (auth) {
+        for (const [k] of auth.key_auths) keys.add(k);
+        for (const [a] of auth.address_auths) addresses.add(a);
+      }
+      return auth;
+    };
+  requiredSignatures(ops, existingSignatureKeys, { ...opts, getActive: collect(opts.getActive), getOwner: collect(opts.getOwner), availableKeys: [] });
+  for (const auth of requiredAuthorities(ops).other) for (const [k] of auth.key_auths) keys.add(k);
+  const addressOrder = (a: string): Buffer => {
+    try {
+      return Buffer.from(parseAddressBytes(a));
+    } catch {
+      return Buffer.alloc(0);
+    }
+  };
+  return { keys: sortKeys(keys), addresses: [...addresses].sort((a, b) => Buffer.compare(addressOrder(a), addressOrder(b))) };
+}
+

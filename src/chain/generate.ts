@@ -1,0 +1,257 @@
+// `graphene-rpc generate`: a deterministic synthetic chain, written block by block through the chain
+// writer, so that what it stores is exactly what real blocks produce (signed transactions, fees,
+// balances, history, block ids).
+//
+// The shape is an exchange's view of BitShares: a few exchange accounts receive a large share of
+// all transfers (exchange-1 about 40%, so that it holds at least a quarter of all operations), users
+// send to exchanges and to each other, some deposits carry an encrypted memo, and a few user-issued
+// assets circulate beside the core asset.
+//
+// Keys are derived, not stored: the private key of account NAME is sha256("graphene-rpc:SEED:NAME"),
+// so anyone can sign for a generated account (see README). Development chains only.
+
+import { createHash } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { type ChainStore } from './store.js';
+import { applyBlock, type SignedTransactionJson } from './writer.js';
+import type { OperationJson } from './evaluators.js';
+import { fcTime } from './fc-json.js';
+import { formatPublicKey } from './public-key.js';
+import { refBlockPrefix, signingDigest } from './serializer.js';
+import { signCompact } from './keys.js';
+import { encryptMemo } from './memo.js';
+import { requiredFee, type FeeSchedule } from './fees.js';
+
+export interface GenerateOptions {
+  /** accounts to create, including the exchanges */
+  readonly accounts: number;
+  /** transfer operations to write, including the ones that fund users */
+  readonly operations: number;
+  readonly seed: number;
+  /** operations per block */
+  readonly opsPerBlock?: number;
+  /** called after each block with the operations written so far */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface GenerateSummary {
+  readonly accounts: number;
+  readonly transfers: number;
+  readonly operations: number;
+  readonly blocks: number;
+  readonly busiestAccount: string;
+  readonly busiestAccountOps: number;
+}
+
+export const EXCHANGES = 5;
+/** Share of transfers that go to exchange-1 (the busiest account), and to the other exchanges together. */
+const TO_BUSIEST = 0.4;
+const TO_OTHER_EXCHANGES = 0.2;
+/** Share of transfers with an encrypted memo (each costs an ECDH, the slowest step of generation). */
+const MEMO_SHARE = 0.002;
+/** Share of transfers in a user-issued asset rather than the core asset. */
+const USER_ASSET_SHARE = 0.2;
+const USER_ASSETS = ['XUSD', 'XEUR', 'XBTC'];
+/** Transfers per transaction: a sender batches a few, so each transaction carries one signature. */
+const MAX_OPS_PER_TRX = 20;
+/** Core asset each funded user receives, and user-asset units issued to each. */
+const FUNDING = 100_000_000n;
+const ISSUE = 1_000_000_000n;
+
+/** mulberry32: small, fast and deterministic; good enough to shape synthetic data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const accountName = (i: number): string => (i < EXCHANGES ? `exchange-${i + 1}` : `user-${i - EXCHANGES + 1}`);
+
+/** The private key of a generated account. */
+export const generatedKey = (seed: number, name: string): Uint8Array => createHash('sha256').update(`graphene-rpc:${seed}:${name}`).digest();
+
+const authority = (key: string) => ({ weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] });
+
+export function generateChain(store: ChainStore, opts: GenerateOptions, signerKey: Uint8Array): GenerateSummary {
+  const { seed } = opts;
+  const opsPerBlock = opts.opsPerBlock ?? 1000;
+  const random = prng(seed);
+  const pick = (n: number) => Math.floor(random() * n);
+  const dgp0 = JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
+  if (dgp0.head_block_number !== 0) throw new Error(`the data directory already holds a chain at block ${dgp0.head_block_number}; generate needs a new one`);
+  const gp = JSON.parse(store.objects.get([2, 0, 0])!.toString('utf8')) as { parameters: { current_fees: FeeSchedule } };
+  const schedule = gp.parameters.current_fees;
+  const registrar = store.accountNames.get('nathan');
+  if (registrar === undefined) throw new Error('the genesis has no account "nathan" to register and fund the generated accounts');
+  const chainId = store.meta.get('chain_id')!;
+
+  let time = Math.floor(Date.parse(`${dgp0.time}Z`) / 1000);
+  let headId = '0'.repeat(40);
+  let headNum = 0;
+  let written = 0;
+  let blocks = 0;
+  let transfers = 0;
+  const firstAccount = store.meta.get('next_instance:1.2') !== undefined ? Number(store.meta.get('next_instance:1.2')) : registrar + 1;
+  const keys: Uint8Array[] = [];
+  const pubs: string[] = [];
+  const pending: SignedTransactionJson[] = [];
+  let pendingOps = 0;
+  const opsTarget = opts.accounts + opts.operations + USER_ASSETS.length * 2;
+
+  const flush = () => {
+    if (pending.length === 0) return;
+    time += 3;
+    const applied = applyBlock(store, { timestamp: time, transactions: pending.splice(0) }, signerKey);
+    headId = applied.blockId;
+    headNum = applied.blockNum;
+    blocks++;
+    written += pendingOps;
+    pendingOps = 0;
+    opts.onProgress?.(written, opsTarget);
+  };
+
+  /** Signs one transaction with `key` (TaPoS on the current head) and queues it for the next block. */
+  const queue = (operations: OperationJson[], key: Uint8Array) => {
+    for (const o of operations) o[1].fee = { amount: requiredFee(o, schedule), asset_id: '1.3.0' };
+    const trx = {
+      ref_block_num: headNum & 0xffff,
+      ref_block_prefix: headNum === 0 ? 0 : refBlockPrefix(headId),
+      expiration: fcTime(time + 3 + 60),
+      operations,
+      extensions: [],
+    };
+    pending.push({ ...trx, signatures: [signCompact(signingDigest(chainId, trx), key)] });
+    pendingOps += operations.length;
+    if (pendingOps >= opsPerBlock) flush();
+  };
+
+  // 1. Accounts, registered by nathan, a hundred per transaction.
+  const registrarKey = signerKey;
+  let batch: OperationJson[] = [];
+  for (let i = 0; i < opts.accounts; i++) {
+    const name = accountName(i);
+    const key = generatedKey(seed, name);
+    const pub = formatPublicKey(secp256k1.getPublicKey(key, true));
+    keys.push(key);
+    pubs.push(pub);
+    batch.push([
+      5,
+      {
+        fee: { amount: 0, asset_id: '1.3.0' },
+        registrar: `1.2.${registrar}`,
+        referrer: `1.2.${registrar}`,
+        referrer_percent: 0,
+        name,
+        owner: authority(pub),
+        active: authority(pub),
+        options: { memo_key: pub, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
+        extensions: {},
+      },
+    ]);
+    if (batch.length === 100) {
+      queue(batch, registrarKey);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) queue(batch, registrarKey);
+  flush();
+  const id = (i: number) => `1.2.${firstAccount + i}`;
+
+  // 2. User-issued assets, issued by nathan to the first users.
+  const assetIds: string[] = [];
+  for (const symbol of USER_ASSETS) {
+    queue(
+      [
+        [
+          10,
+          {
+            fee: { amount: 0, asset_id: '1.3.0' },
+            issuer: `1.2.${registrar}`,
+            symbol,
+            precision: 4,
+            common_options: {
+              max_supply: '1000000000000000',
+              market_fee_percent: 0,
+              max_market_fee: '1000000000000000',
+              issuer_permissions: 0,
+              flags: 0,
+              core_exchange_rate: { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } },
+              whitelist_authorities: [],
+              blacklist_authorities: [],
+              whitelist_markets: [],
+              blacklist_markets: [],
+              description: `${symbol}: a synthetic asset of graphene-rpc generate`,
+              extensions: [],
+            },
+            is_prediction_market: false,
+            extensions: [],
+          },
+        ],
+      ],
+      registrarKey,
+    );
+    flush();
+    assetIds.push(`1.3.${store.assetSymbols.get(symbol)}`);
+  }
+
+  // 3. Funding: nathan sends core to the senders (these count as transfers).
+  const users = opts.accounts - EXCHANGES;
+  const funded = Math.max(1, Math.min(users, Math.floor(opts.operations / 4)));
+  batch = [];
+  for (let u = 0; u < funded; u++) {
+    batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: Number(FUNDING), asset_id: '1.3.0' }, extensions: [] }]);
+    transfers++;
+    if (batch.length === 100) {
+      queue(batch, registrarKey);
+      batch = [];
+    }
+  }
+  const issued = Math.min(funded, 1000);
+  for (const asset of assetIds) {
+    for (let u = 0; u < issued; u++) {
+      batch.push([14, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: `1.2.${registrar}`, asset_to_issue: { amount: Number(ISSUE), asset_id: asset }, issue_to_account: id(EXCHANGES + u), extensions: [] }]);
+      if (batch.length === 100) {
+        queue(batch, registrarKey);
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) queue(batch, registrarKey);
+
+  // 4. Transfers: random senders, skewed receivers.
+  while (transfers < opts.operations) {
+    const sender = EXCHANGES + pick(funded);
+    const n = Math.min(1 + pick(MAX_OPS_PER_TRX), opts.operations - transfers);
+    const ops: OperationJson[] = [];
+    for (let k = 0; k < n; k++) {
+      const r = random();
+      let to = r < TO_BUSIEST ? 0 : r < TO_BUSIEST + TO_OTHER_EXCHANGES ? 1 + pick(EXCHANGES - 1) : EXCHANGES + pick(users);
+      if (to === sender) to = 0;
+      const inUserAsset = sender - EXCHANGES < issued && random() < USER_ASSET_SHARE;
+      const asset = inUserAsset ? assetIds[pick(assetIds.length)]! : '1.3.0';
+      const amount = 1 + pick(inUserAsset ? 10_000 : 1_000_000);
+      const body: Record<string, unknown> = { fee: { amount: 0, asset_id: '1.3.0' }, from: id(sender), to: id(to), amount: { amount, asset_id: asset } };
+      if (random() < MEMO_SHARE) body.memo = encryptMemo(keys[sender]!, pubs[to]!, `deposit ${transfers}`, BigInt(transfers + 1));
+      body.extensions = [];
+      ops.push([0, body]);
+      transfers++;
+    }
+    queue(ops, keys[sender]!);
+  }
+  flush();
+
+  const busiest = store.objects.get([2, 6, firstAccount])!;
+  return {
+    accounts: opts.accounts,
+    transfers,
+    operations: written,
+    blocks,
+    busiestAccount: accountName(0),
+    busiestAccountOps: Number((JSON.parse(busiest.toString('utf8')) as { total_ops: number | string }).total_ops),
+  };
+}

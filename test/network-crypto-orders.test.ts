@@ -1,0 +1,103 @@
+// network_node_api, crypto_api and orders_api against a real node (reference §4.4, §4.6, §4.8).
+// This node has no P2P layer, no secp256k1-zkp and no grouped_orders plugin: each call answers what
+// Core answers without them (api.cpp), or, for crypto_api, that the call is not supported.
+import test, { type ExecutionContext } from 'ava';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { basic, httpPost, WsClient } from './helpers/clients.js';
+import { fixture, startTestNode } from './helpers/node.js';
+
+const BYTEMASTER = { authorization: basic('bytemaster', 'supersecret') };
+
+async function call(url: string, api: string, method: string, params: unknown[], headers: Record<string, string> = {}): Promise<any> {
+  return JSON.parse((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: [api, method, params] }), headers)).text);
+}
+
+/** A node whose access file grants every client crypto_api and orders_api. */
+async function openNode(t: ExecutionContext) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-access-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'api-access.json');
+  writeFileSync(file, JSON.stringify({ permission_map: [['*', { password_hash_b64: '*', password_salt_b64: '*', allowed_apis: ['database_api', 'crypto_api', 'orders_api'] }]] }));
+  return startTestNode(t, { 'api-access': file });
+}
+
+const NO_P2P = 'Execution error: Assert Exception: _app.p2p_node() != nullptr: No P2P network!';
+
+test('network_node_api without a P2P network: get_info and the advanced parameters assert, no connected peers', async (t) => {
+  const { httpUrl } = await startTestNode(t, { 'api-access': fixture('api-access.json') });
+  const nn = (method: string, params: unknown[] = []) => call(httpUrl, 'network_node', method, params, BYTEMASTER);
+  const info = await nn('get_info');
+  t.is(info.error.code, 10);
+  t.is(info.error.message, NO_P2P);
+  t.is(info.error.data.stack[0].format, '_app.p2p_node() != nullptr: No P2P network!');
+  t.deepEqual(await nn('get_connected_peers'), { id: 1, result: [] });
+  t.is((await nn('get_advanced_node_parameters')).error.message, NO_P2P);
+  t.is((await nn('set_advanced_node_parameters', [{ peer_connection_retry_timeout: 30 }])).error.message, NO_P2P);
+  // The variant_object argument converts before the body runs.
+  const notObject = await nn('set_advanced_node_parameters', [[1]]);
+  t.is(notObject.error.code, 7);
+  t.is(notObject.error.message, 'Execution error: Bad Cast: Invalid cast from array_type to Object');
+  t.regex((await nn('set_advanced_node_parameters')).error.message, /too few arguments passed to method/);
+  // add_node and get_potential_peers keep their behaviour.
+  t.deepEqual(await nn('add_node', ['10.1.2.3:1776']), { id: 1, result: null });
+  t.deepEqual((await nn('get_potential_peers')).result.map((p: { endpoint: string }) => p.endpoint), ['10.1.2.3:1776']);
+  t.deepEqual(await nn('get_connected_peers'), { id: 1, result: [] }, 'a potential peer is not a connected one');
+  // Without credentials the set is denied.
+  t.is((await call(httpUrl, 'network_node', 'get_info', [])).error.message, 'Execution error: Assert Exception: is_allowed: Access denied');
+});
+
+test('network_node_api over WebSocket lists its methods in Core order on an unknown name', async (t) => {
+  const { wsUrl } = await startTestNode(t, { 'api-access': fixture('api-access.json') });
+  const client = await WsClient.connect(wsUrl, BYTEMASTER);
+  t.teardown(() => client.close());
+  const api = (await client.call({ id: 1, method: 'call', params: [1, 'network_node', []] })).result as number;
+  t.is((await client.call({ id: 2, method: 'call', params: [api, 'get_info', []] })).error.message, NO_P2P);
+  const unknown = await client.call({ id: 3, method: 'call', params: [api, 'get_infos', []] });
+  t.is(unknown.error.code, -32601);
+  t.deepEqual(
+    unknown.error.data.stack[0].data.api.map(([name, index]: [string, number]) => [name, index]).sort((a: [string, number], b: [string, number]) => a[1] - b[1]),
+    [['get_info', 0], ['add_node', 1], ['get_connected_peers', 2], ['get_potential_peers', 3], ['get_advanced_node_parameters', 4], ['set_advanced_node_parameters', 5]],
+  );
+});
+
+test('crypto_api: every call is answered "not supported", after the argument count is checked', async (t) => {
+  const { httpUrl } = await openNode(t);
+  const calls: [string, unknown[]][] = [
+    ['blind', ['00'.repeat(32), 10]],
+    ['blind_sum', [['00'.repeat(32)], 1]],
+    ['verify_sum', [[], [], 0]],
+    ['verify_range', ['02' + '00'.repeat(32), '']],
+    ['range_proof_sign', [0, '02' + '00'.repeat(32), '00'.repeat(32), '00'.repeat(32), 0, 0, 10]],
+    ['verify_range_proof_rewind', ['00'.repeat(32), '02' + '00'.repeat(32), '']],
+    ['range_get_info', ['']],
+  ];
+  for (const [method, params] of calls) {
+    const r = await call(httpUrl, 'crypto', method, params);
+    t.is(r.error.code, 10, method);
+    t.is(r.error.message, `Execution error: Assert Exception: false: crypto_api.${method} is not supported by this node: it needs Pedersen commitments and range proofs (secp256k1-zkp)`, method);
+    const short = await call(httpUrl, 'crypto', method, params.slice(0, -1));
+    t.regex(short.error.message, /too few arguments passed to method/, method);
+  }
+});
+
+test('orders_api without the grouped_orders plugin: "Unable to load plugin", after the limit check', async (t) => {
+  // The default access policy (no api-access file) grants orders_api.
+  const { httpUrl } = await startTestNode(t);
+  const plugin = "Execution error: Assert Exception: result != std::shared_ptr<PluginType>(): Unable to load plugin 'grouped_orders'";
+  const groups = await call(httpUrl, 'orders', 'get_tracked_groups', []);
+  t.is(groups.error.code, 10);
+  t.is(groups.error.message, plugin);
+  t.deepEqual(groups.error.data.stack[0].data, { p: 'grouped_orders' });
+  t.is((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, null, 10])).error.message, plugin);
+  const price = { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } };
+  t.is((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, price, 101])).error.message, plugin);
+  t.is(
+    (await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, null, 102])).error.message,
+    'Execution error: Assert Exception: limit <= configured_limit: limit can not be greater than 101',
+  );
+  // start is an optional in the middle: it may be null but not left out.
+  t.regex((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, null])).error.message, /too few arguments passed to method/);
+  t.is((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, 'cheap', 10])).error.code, 7);
+});
