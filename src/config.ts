@@ -214,8 +214,10 @@ export function deepFreeze<T>(o: T): T {
 export function applicationOptions(config: Config): Record<string, unknown> {
   return {
     enable_subscribe_to_all: config.enableSubscribeToAll,
-    has_api_helper_indexes_plugin: false,
-    has_market_history_plugin: false,
+    // The calls these plugins serve in Core are served here (key/account references, tickers and
+    // market history on a chain without markets), so the flags say so.
+    has_api_helper_indexes_plugin: true,
+    has_market_history_plugin: true,
     ...config.apiLimits,
   };
 }

@@ -163,8 +163,8 @@ test('applicationOptions has Core key order: subscribe flag, the two plugin flag
     ...CORE_LIMITS.map(([k]) => k),
   ]);
   t.is(opts.enable_subscribe_to_all, true);
-  t.is(opts.has_api_helper_indexes_plugin, false);
-  t.is(opts.has_market_history_plugin, false);
+  t.is(opts.has_api_helper_indexes_plugin, true);
+  t.is(opts.has_market_history_plugin, true);
   t.is(opts.api_limit_get_full_accounts_subscribe, 120);
   t.is(opts.api_limit_lookup_accounts, 1000);
 });

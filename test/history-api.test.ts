@@ -410,25 +410,18 @@ test('get_block_operations_by_time returns the operations of the newest block at
   }
 });
 
-test('market and liquidity-pool history answer as Core does without the market_history plugin', async (t) => {
+test('market and liquidity-pool history answer as Core with the plugin on a chain without markets', async (t) => {
   const { node } = await historyChain(t);
   const url = node.httpUrl;
-  const plugin = "Execution error: Assert Exception: result != std::shared_ptr<PluginType>(): Unable to load plugin 'market_history'";
-  for (const [method, params] of [
-    ['get_fill_order_history', ['BTS', 'GOLD', 10]],
-    ['get_market_history', ['BTS', 'GOLD', 60, '2026-01-01T00:00:00', '2026-01-02T00:00:00']],
-    ['get_market_history_buckets', []],
-  ] as const) {
-    const r = await http(url, method, [...params]);
-    t.is(r.error.code, 10, method);
-    t.is(r.error.message, plugin, method);
-    t.deepEqual(r.error.data.stack[0].data, { p: 'market_history' });
-  }
-  const lp = 'Execution error: Assert Exception: _app.get_options().has_market_history_plugin: Market history plugin is not enabled.';
-  t.is((await http(url, 'get_liquidity_pool_history', ['1.19.0'])).error.message, lp);
-  t.is((await http(url, 'get_liquidity_pool_history', ['1.19.0', '2026-01-02T00:00:00', null, 10, 63])).error.message, lp);
-  t.is((await http(url, 'get_liquidity_pool_history_by_sequence', ['1.19.0', 5, null, 10])).error.message, lp);
-  // Arguments convert first: a pool id of the wrong type, or a bad time, fails before the plugin check.
+  t.deepEqual((await http(url, 'get_fill_order_history', ['BTS', 'GOLD', 10])).result, []);
+  t.deepEqual((await http(url, 'get_market_history', ['BTS', 'GOLD', 60, '2026-01-01T00:00:00', '2026-01-02T00:00:00'])).result, []);
+  t.deepEqual((await http(url, 'get_market_history_buckets', [])).result, [15, 60, 300, 3600, 86400]);
+  t.regex((await http(url, 'get_fill_order_history', ['BTS', 'NOPE', 10])).error.message, /no such asset/);
+  t.deepEqual((await http(url, 'get_liquidity_pool_history', ['1.19.0'])).result, []);
+  t.deepEqual((await http(url, 'get_liquidity_pool_history', ['1.19.0', '2026-01-02T00:00:00', null, 10, 63])).result, []);
+  t.deepEqual((await http(url, 'get_liquidity_pool_history_by_sequence', ['1.19.0', 5, null, 10])).result, []);
+  t.regex((await http(url, 'get_liquidity_pool_history', ['1.19.0', null, null, 102])).error.message, /limit can not be greater than 101/);
+  // Arguments convert first: a pool id of the wrong type, or a bad time, fails.
   t.regex((await http(url, 'get_liquidity_pool_history', ['1.3.0'])).error.message, /doesn't match expected value 1\.3\.0/);
   t.is((await http(url, 'get_market_history', ['BTS', 'GOLD', 60, 'soon', '2026-01-02T00:00:00'])).error.code, 4);
   // Required arguments are still required.

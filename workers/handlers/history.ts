@@ -7,7 +7,7 @@ import { historyApi } from '../../src/api/sets/history.js';
 import { ASSERT, FC, RpcError, assertError, fcError } from '../../src/errors.js';
 import { asArray, asObjectId, asString, asUint32, asUint64 } from '../../src/api/params.js';
 import { fcTime, parseFcTime } from '../../src/chain/fc-json.js';
-import { resolveAccount, type WorkerContext } from '../context.js';
+import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
 import type { HandlersFor } from './types.js';
 
@@ -20,9 +20,7 @@ const MAX_INSTANCE = 0xffffffffffff;
 const TIME_MAX_SECONDS = 0xffffffff;
 
 /** application::get_plugin<T> (application.hpp) asserts before the calls' own "not enabled" checks. */
-const NO_PLUGIN = "result != std::shared_ptr<PluginType>(): Unable to load plugin '${p}'";
 /** validate_get_lp_history_params (api.cpp) */
-const NO_MARKET_HISTORY = '_app.get_options().has_market_history_plugin: Market history plugin is not enabled.';
 /** time_point_sec::from_iso_string's FC_RETHROW_EXCEPTIONS text (fc src/time.cpp) */
 const BAD_TIME = '${what}: unable to convert ISO-formatted string to fc::time_point_sec';
 
@@ -179,10 +177,6 @@ function relativeHistory(ctx: WorkerContext, nameOrId: string, stop: bigint, lim
   return found;
 }
 
-// ---- the market_history plugin's calls ----
-
-const noPlugin = (plugin: string, method: string): RpcError => new RpcError(assertError(NO_PLUGIN, { p: plugin }, { file: FILE, method }));
-const noMarketHistory = (method: string): RpcError => new RpcError(assertError(NO_MARKET_HISTORY, {}, { file: FILE, method }));
 
 export const historyHandlers = {
   get_account_history(ctx, [accountArg, stopArg, limitArg, startArg], out) {
@@ -309,41 +303,51 @@ export const historyHandlers = {
     writeOps(ctx, out, found);
   },
 
-  get_fill_order_history(_ctx, [a, b, limit]) {
-    asString(a);
-    asString(b);
+  // The market_history plugin's calls. This node serves them as Core does with the plugin enabled
+  // (login.get_config says so) on a chain without markets: arguments and limits are checked, assets
+  // must exist, and there is no history to return.
+  get_fill_order_history(ctx, [a, b, limit], out) {
+    const base = asString(a);
+    const quote = asString(b);
     asUint32(limit);
-    throw noPlugin('market_history', 'get_fill_order_history');
+    resolveAsset(ctx, base, true);
+    resolveAsset(ctx, quote, true);
+    out.text('[]');
   },
 
-  get_market_history(_ctx, [a, b, bucketSeconds, start, end]) {
-    asString(a);
-    asString(b);
+  get_market_history(ctx, [a, b, bucketSeconds, start, end], out) {
+    const base = asString(a);
+    const quote = asString(b);
     asUint32(bucketSeconds);
     asTime(start);
     asTime(end);
-    throw noPlugin('market_history', 'get_market_history');
+    resolveAsset(ctx, base, true);
+    resolveAsset(ctx, quote, true);
+    out.text('[]');
   },
 
-  get_market_history_buckets() {
-    throw noPlugin('market_history', 'get_market_history_buckets');
+  get_market_history_buckets(_ctx, _params, out) {
+    // market_history_plugin's default `bucket-size` option.
+    out.text('[15,60,300,3600,86400]');
   },
 
-  get_liquidity_pool_history(_ctx, [poolId, start, stop, limit, operationType]) {
+  get_liquidity_pool_history(ctx, [poolId, start, stop, limit, operationType], out) {
     asObjectId(poolId, LIQUIDITY_POOL);
     optional(start, asTime);
     optional(stop, asTime);
-    optional(limit, asUint32);
+    const l = optional(limit, asUint32);
     optional(operationType, asInt64);
-    throw noMarketHistory('get_liquidity_pool_history');
+    if (l !== undefined) checkLimit(l, ctx.config.apiLimits.api_limit_get_liquidity_pool_history, 'get_liquidity_pool_history');
+    out.text('[]');
   },
 
-  get_liquidity_pool_history_by_sequence(_ctx, [poolId, start, stop, limit, operationType]) {
+  get_liquidity_pool_history_by_sequence(ctx, [poolId, start, stop, limit, operationType], out) {
     asObjectId(poolId, LIQUIDITY_POOL);
     optional(start, asUint64);
     optional(stop, asTime);
-    optional(limit, asUint32);
+    const l = optional(limit, asUint32);
     optional(operationType, asInt64);
-    throw noMarketHistory('get_liquidity_pool_history_by_sequence');
+    if (l !== undefined) checkLimit(l, ctx.config.apiLimits.api_limit_get_liquidity_pool_history, 'get_liquidity_pool_history_by_sequence');
+    out.text('[]');
   },
 } satisfies HandlersFor<typeof historyApi>;
