@@ -66,6 +66,8 @@ export interface Config {
   readonly loginApiVariant: 'current' | 'legacy';
   readonly enableSubscribeToAll: boolean;
   readonly apiLimits: ApiLimits;
+  /** blocks one get_blocks call may return */
+  readonly maxGetBlocksRange: number;
   /** bytes; a larger HTTP body or WebSocket message gets -32007 (WS frames above 2x this close the socket) */
   readonly maxRequestBytes: number;
   /** nesting levels of arrays and objects in a request, as BitShares' GRAPHENE_NET_MAX_NESTED_OBJECTS */
@@ -120,6 +122,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
   { name: 'enable-subscribe-to-all', key: 'enableSubscribeToAll', kind: { type: 'bool' }, default: 'false', help: 'Allow set_subscribe_callback(cb, true)' },
   ...limitOptions,
+  { name: 'max-get-blocks-range', key: 'maxGetBlocksRange', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'Most blocks one block_api.get_blocks call may return (Core has no limit)' },
   { name: 'max-request-bytes', key: 'maxRequestBytes', kind: { type: 'int', min: 256, max: 64 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Largest request body or WebSocket message, in bytes; larger ones get error -32007' },
   { name: 'max-json-depth', key: 'maxJsonDepth', kind: { type: 'int', min: 2, max: 10_000 }, default: '250', help: 'Deepest nesting of arrays and objects in a request (BitShares: 250)' },
   { name: 'max-pending-calls-per-connection', key: 'maxPendingCallsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Calls a WebSocket connection may have in flight; more get error -32009' },

@@ -19,7 +19,7 @@ function dirSize(dir: string): number {
   return total;
 }
 
-export async function runGenerate(opts: { dataDir: string; accounts: number; operations: number; seed: number; genesisJson?: string }): Promise<string> {
+export async function runGenerate(opts: { dataDir: string; accounts: number; operations: number; seed: number; genesisJson?: string; progress?: boolean }): Promise<string> {
   if (opts.accounts < 6) throw new Error('--accounts must be at least 6 (5 exchanges and a user)');
   if (existsSync(path.join(opts.dataDir, 'chain'))) throw new Error(`${opts.dataDir} already holds a chain store; generate writes a new one`);
   const { genesis, chainId } = loadGenesis(opts.genesisJson ?? BUNDLED_GENESIS);
@@ -32,21 +32,23 @@ export async function runGenerate(opts: { dataDir: string; accounts: number; ope
     { format: 'generate [{bar}] {percentage}% | {value}/{total} ops | {rate} ops/s | ETA {eta_formatted}', noTTYOutput: true, notTTYSchedule: 5000, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(1, 0, { rate: 0 });
+  const showBar = opts.progress ?? true;
+  if (showBar) bar.start(1, 0, { rate: 0 });
   let summary;
   try {
-    summary = generateChain(store, {
+    summary = await generateChain(store, {
       accounts: opts.accounts,
       operations: opts.operations,
       seed: opts.seed,
       onProgress: (done, total) => {
+        if (!showBar) return;
         const secs = (Date.now() - started) / 1000;
         bar.setTotal(total);
         bar.update(done, { rate: Math.round(done / Math.max(secs, 0.001)) });
       },
     }, privateKeyFromWif(DEV_BLOCK_SIGNING_WIF));
   } finally {
-    bar.stop();
+    if (showBar) bar.stop();
     await store.close();
   }
   const synced = openChainStore(opts.dataDir);

@@ -4,8 +4,8 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestNode } from './helpers/node.js';
-import { WsClient, httpPost } from './helpers/clients.js';
+import { fixture, startTestNode } from './helpers/node.js';
+import { WsClient, basic, httpPost } from './helpers/clients.js';
 import { buildConfig } from '../src/config.js';
 import { openPool } from '../src/pool/pool.js';
 import { openChainStore } from '../src/chain/store.js';
@@ -144,4 +144,13 @@ test('ws-idle-timeout: a connection that neither sends nor answers pings is clos
   const started = Date.now();
   await closed;
   t.true(Date.now() - started >= 4000, 'not closed before the idle timeout');
+});
+
+test('max-get-blocks-range: a get_blocks range beyond it is refused with an execution error', async (t) => {
+  // block_api is not in the default policy: user2 of the access fixture has it.
+  const { httpUrl } = await startTestNode(t, { 'max-get-blocks-range': '5', 'api-access': fixture('api-access.json') });
+  const get = async (from: number, to: number) =>
+    JSON.parse((await httpPost(httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['block', 'get_blocks', [from, to]] }), { authorization: basic('user2', 'superpassword2') })).text);
+  t.is((await get(1, 5)).result.length, 5);
+  t.is((await get(1, 6)).error.message, 'Execution error: Assert Exception: block_num_to - block_num_from < max_blocks: get_blocks returns at most 5 blocks per call');
 });

@@ -77,7 +77,7 @@ export const generatedKey = (seed: number, name: string): Uint8Array => createHa
 
 const authority = (key: string) => ({ weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] });
 
-export function generateChain(store: ChainStore, opts: GenerateOptions, signerKey: Uint8Array): GenerateSummary {
+export async function generateChain(store: ChainStore, opts: GenerateOptions, signerKey: Uint8Array): Promise<GenerateSummary> {
   const { seed } = opts;
   const opsPerBlock = opts.opsPerBlock ?? 1000;
   const random = prng(seed);
@@ -100,8 +100,18 @@ export function generateChain(store: ChainStore, opts: GenerateOptions, signerKe
   const keys: Uint8Array[] = [];
   const pubs: string[] = [];
   const pending: SignedTransactionJson[] = [];
+  const fundedUsers = Math.max(1, Math.min(opts.accounts - EXCHANGES, Math.floor(opts.operations / 4)));
+  const opsTarget = opts.accounts + USER_ASSETS.length * (1 + Math.min(fundedUsers, 1000)) + opts.operations;
   let pendingOps = 0;
-  const opsTarget = opts.accounts + opts.operations + USER_ASSETS.length * 2;
+
+  // The generator is CPU-bound; it lets the event loop run a few times a second so that the
+  // progress bar (which draws on a timer) stays alive.
+  let lastYield = Date.now();
+  const breathe = async () => {
+    if (Date.now() - lastYield < 250) return;
+    await new Promise((r) => setImmediate(r));
+    lastYield = Date.now();
+  };
 
   const flush = () => {
     if (pending.length === 0) return;
@@ -156,6 +166,7 @@ export function generateChain(store: ChainStore, opts: GenerateOptions, signerKe
     if (batch.length === 100) {
       queue(batch, registrarKey);
       batch = [];
+      await breathe();
     }
   }
   if (batch.length > 0) queue(batch, registrarKey);
@@ -202,6 +213,7 @@ export function generateChain(store: ChainStore, opts: GenerateOptions, signerKe
   // 3. Funding: nathan sends core to the senders (these count as transfers).
   const users = opts.accounts - EXCHANGES;
   const funded = Math.max(1, Math.min(users, Math.floor(opts.operations / 4)));
+  const issued = Math.min(funded, 1000);
   batch = [];
   for (let u = 0; u < funded; u++) {
     batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: Number(FUNDING), asset_id: '1.3.0' }, extensions: [] }]);
@@ -209,9 +221,9 @@ export function generateChain(store: ChainStore, opts: GenerateOptions, signerKe
     if (batch.length === 100) {
       queue(batch, registrarKey);
       batch = [];
+      await breathe();
     }
   }
-  const issued = Math.min(funded, 1000);
   for (const asset of assetIds) {
     for (let u = 0; u < issued; u++) {
       batch.push([14, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: `1.2.${registrar}`, asset_to_issue: { amount: Number(ISSUE), asset_id: asset }, issue_to_account: id(EXCHANGES + u), extensions: [] }]);
@@ -242,6 +254,7 @@ export function generateChain(store: ChainStore, opts: GenerateOptions, signerKe
       transfers++;
     }
     queue(ops, keys[sender]!);
+    await breathe();
   }
   flush();
 

@@ -12,7 +12,6 @@ const RANGE_ORDER = 'block_num_to >= block_num_from: ';
  * node refuses ranges longer than this many blocks (our deviation, so that one call cannot hold a
  * worker and gigabytes of reply).
  */
-export const MAX_GET_BLOCKS = 10_000;
 const RANGE_SIZE = 'block_num_to - block_num_from < max_blocks: get_blocks returns at most ${max_blocks} blocks per call';
 
 export const blockHandlers = {
@@ -20,7 +19,8 @@ export const blockHandlers = {
     const from = asUint32(fromArg);
     const to = asUint32(toArg);
     if (!(to >= from)) throw new RpcError(assertError(RANGE_ORDER, {}, { file: FILE, method: 'get_blocks' }));
-    if (to - from >= MAX_GET_BLOCKS) throw new RpcError(assertError(RANGE_SIZE, { max_blocks: MAX_GET_BLOCKS }, { file: FILE, method: 'get_blocks' }));
+    const max = ctx.config.maxGetBlocksRange;
+    if (to - from >= max) throw new RpcError(assertError(RANGE_SIZE, { max_blocks: max }, { file: FILE, method: 'get_blocks' }));
     // Inclusive range; a block this node does not have (block 0, or beyond the head) is null.
     out.text('[');
     for (let n = from; n <= to; n++) {

@@ -8,7 +8,7 @@
 // This node behaves as Core with the api_helper_indexes and market_history plugins enabled (it has
 // the key and account reference indexes), on a chain without markets, pools, funds, credit offers,
 // HTLCs, tickets, withdraw permissions, workers, proposals, committee members or blinded balances:
-// those calls keep Core's argument and limit checks and answer "nothing" (docs/unsupported-database.md).
+// those calls keep Core's argument and limit checks and answer "nothing" (README, "Functions about subsystems this chain does not have").
 
 import { databaseApi } from '../../src/api/sets/database.js';
 import { asArray, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../src/api/params.js';

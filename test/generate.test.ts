@@ -1,0 +1,94 @@
+// graphene-rpc generate: a deterministic chain written through the chain writer, served by a node.
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runGenerate } from '../src/generate-command.js';
+import { openChainStore } from '../src/chain/store.js';
+import { startTestNode } from './helpers/node.js';
+import { httpPost } from './helpers/clients.js';
+import { blockId, transactionMerkleRoot, signingDigest } from '../src/chain/serializer.js';
+import { recoverPublicKey } from '../src/chain/keys.js';
+import { decryptMemo } from '../src/chain/memo.js';
+import { generatedKey } from '../src/chain/generate.js';
+
+const tmp = (t: any) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-gen-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+const call = async (url: string, method: string, params: unknown[]) =>
+  JSON.parse((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: [method.split('.')[0], method.split('.')[1], params] }))).text);
+
+test('generate writes the requested accounts and transfers, skewed towards exchange-1, and prints a summary', async (t) => {
+  const dataDir = tmp(t);
+  const summary = await runGenerate({ dataDir, accounts: 60, operations: 3000, seed: 7, progress: false });
+  t.regex(summary, /accounts: +60 \(busiest: exchange-1 with \d+ operations\)/);
+  t.regex(summary, /operations: +\d+ \(3000 transfers\)/);
+  t.regex(summary, /blocks: +\d+/);
+  t.regex(summary, /store size: +[\d.]+ MiB/);
+  t.regex(summary, /operations\/s/);
+  const node = await startTestNode(t, { 'data-dir': dataDir });
+  const stats = (await call(node.httpUrl, 'database.get_full_accounts', [['exchange-1'], false])).result[0][1].statistics;
+  // exchange-1 receives about 40% of the transfers after funding.
+  t.true(Number(stats.total_ops) > 0.25 * 3000, `exchange-1 has ${stats.total_ops} operations`);
+  t.is((await call(node.httpUrl, 'database.get_account_count', [])).result, 60 + 7);
+  const history = (await call(node.httpUrl, 'history.get_account_history', ['exchange-1', '1.11.0', 100, '1.11.0'])).result;
+  t.is(history.length, 100);
+  t.is(history[0].op[0], 0);
+});
+
+test('generate is deterministic for a seed, and differs between seeds', async (t) => {
+  const [a, b, c] = [tmp(t), tmp(t), tmp(t)];
+  await runGenerate({ dataDir: a, accounts: 20, operations: 400, seed: 3, progress: false });
+  await runGenerate({ dataDir: b, accounts: 20, operations: 400, seed: 3, progress: false });
+  await runGenerate({ dataDir: c, accounts: 20, operations: 400, seed: 4, progress: false });
+  const head = async (dir: string) => {
+    const s = openChainStore(dir, { readOnly: true });
+    const id = JSON.parse(s.objects.get([2, 1, 0])!.toString()).head_block_id as string;
+    await s.close();
+    return id;
+  };
+  // Signatures are deterministic (RFC 6979 nonces), so whole blocks, and so block ids, repeat.
+  t.is(await head(a), await head(b));
+  t.not(await head(a), await head(c));
+});
+
+test('generated blocks and transactions are what real ones are: linked, signed, with valid merkle roots and readable memos', async (t) => {
+  const dataDir = tmp(t);
+  await runGenerate({ dataDir, accounts: 30, operations: 2500, seed: 9, progress: false });
+  const store = openChainStore(dataDir, { readOnly: true });
+  t.teardown(() => store.close());
+  const chainId = store.meta.get('chain_id')!;
+  const head = JSON.parse(store.objects.get([2, 1, 0])!.toString()).head_block_number as number;
+  let previous = '0'.repeat(40);
+  let memos = 0;
+  for (let n = 1; n <= head; n++) {
+    const block = JSON.parse(store.blocks.get(n)!.toString());
+    t.is(block.previous, previous);
+    t.is(block.transaction_merkle_root, transactionMerkleRoot(block.transactions));
+    previous = blockId(block, n);
+    t.is(store.blockIds.get(n), previous);
+    for (const trx of block.transactions) {
+      const signer = recoverPublicKey(signingDigest(chainId, trx), trx.signatures[0]);
+      const payer = trx.operations[0][1].from ?? trx.operations[0][1].registrar ?? trx.operations[0][1].issuer;
+      const account = JSON.parse(store.objects.get([1, 2, Number(String(payer).split('.')[2])])!.toString());
+      t.is(signer, account.active.key_auths[0][0]);
+      for (const [code, o] of trx.operations) {
+        if (code === 0 && o.memo) {
+          const to = JSON.parse(store.objects.get([1, 2, Number(String(o.to).split('.')[2])])!.toString());
+          t.regex(decryptMemo(generatedKey(9, to.name), o.memo), /^deposit \d+$/);
+          memos++;
+        }
+      }
+    }
+  }
+  t.true(memos > 0, 'some transfers carry a memo');
+});
+
+test('generate refuses a data directory that already holds a chain', async (t) => {
+  const dataDir = tmp(t);
+  await runGenerate({ dataDir, accounts: 10, operations: 20, seed: 1, progress: false });
+  await t.throwsAsync(() => runGenerate({ dataDir, accounts: 10, operations: 20, seed: 1, progress: false }), { message: /already holds a chain/ });
+});
