@@ -7,7 +7,7 @@
 // check only what state decides (balances, names, symbols) and throw ChainError otherwise.
 
 import { i64, fcTime } from './fc-json.js';
-import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, type Authority } from './objects.js';
+import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, LIFETIME_REFERRER_PERCENT_OF_FEE, type Authority } from './objects.js';
 import type { ChainState } from './state.js';
 
 export class ChainError extends Error {}
@@ -161,6 +161,7 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
         referrer,
         lifetimeReferrer: instanceOf(ctx.state.get([1, 2, referrer]).lifetime_referrer, 1, 2, 'lifetime referrer'),
         lifetimeMember: false,
+        lifetimeReferrerFeePercentage: LIFETIME_REFERRER_PERCENT_OF_FEE,
         referrerRewardsPercentage: Number(op.referrer_percent ?? 0),
         owner,
         active,

@@ -20,6 +20,8 @@ export const authority = (threshold: number, keys: [string, number][] = [], acco
 /** GRAPHENE_100_PERCENT and GRAPHENE_DEFAULT_NETWORK_PERCENT_OF_FEE (config.hpp). */
 export const PERCENT_100 = 10000;
 export const NETWORK_PERCENT_OF_FEE = 2000;
+/** GRAPHENE_DEFAULT_LIFETIME_REFERRER_PERCENT_OF_FEE: what a new (non-lifetime) account's lifetime referrer gets. */
+export const LIFETIME_REFERRER_PERCENT_OF_FEE = 3000;
 
 export interface AccountInit {
   instance: number;

@@ -17,6 +17,8 @@ import {
   dynamicGlobalPropertyObject,
   globalPropertyObject,
   PERCENT_100,
+  NETWORK_PERCENT_OF_FEE,
+  LIFETIME_REFERRER_PERCENT_OF_FEE,
   type AccountInit,
 } from './objects.js';
 
@@ -55,11 +57,18 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
   const genesisTime = fcTime(parseFcTime(genesis.initial_timestamp));
   const maxSupply = BigInt(genesis.max_core_supply);
   const accounts: AccountInit[] = specialAccounts();
+  // Core creates genesis accounts with an account_create from temp-account (referrer 1.2.0), then
+  // upgrades lifetime members, which makes them their own registrar, referrer and lifetime referrer
+  // (db_init.cpp, account_upgrade_evaluator).
   genesis.initial_accounts.forEach((a, i) => {
+    const self = 6 + i;
     accounts.push({
-      instance: 6 + i,
+      instance: self,
       name: a.name,
-      registrar: 0,
+      registrar: a.is_lifetime_member ? self : 4,
+      referrer: a.is_lifetime_member ? self : 0,
+      lifetimeReferrer: a.is_lifetime_member ? self : 0,
+      lifetimeReferrerFeePercentage: a.is_lifetime_member ? PERCENT_100 - NETWORK_PERCENT_OF_FEE : LIFETIME_REFERRER_PERCENT_OF_FEE,
       lifetimeMember: a.is_lifetime_member,
       owner: authority(1, [[a.owner_key, 1]]),
       active: authority(1, [[a.active_key, 1]]),
