@@ -15,7 +15,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { type ChainStore } from './store.js';
 import { applyBlock, type SignedTransactionJson } from './writer.js';
 import type { OperationJson } from './evaluators.js';
-import { fcTime } from './fc-json.js';
+import { fcTime, i64 } from './fc-json.js';
 import { formatPublicKey } from './public-key.js';
 import { refBlockPrefix, signingDigest } from './serializer.js';
 import { signCompact } from './keys.js';
@@ -54,9 +54,12 @@ const USER_ASSET_SHARE = 0.2;
 const USER_ASSETS = ['XUSD', 'XEUR', 'XBTC'];
 /** Transfers per transaction: a sender batches a few, so each transaction carries one signature. */
 const MAX_OPS_PER_TRX = 20;
-/** Core asset each funded user receives, and user-asset units issued to each. */
-const FUNDING = 100_000_000n;
+/** Largest core transfer amount, and a bound on its fee (basic fee plus a memo's data fee). */
+const MAX_CORE_AMOUNT = 1_000_000;
+const FEE_BOUND = 200_000;
+/** User-asset units issued to each of the first users, and the largest user-asset transfer. */
 const ISSUE = 1_000_000_000n;
+const MAX_USER_ASSET_AMOUNT = 10_000;
 
 /** mulberry32: small, fast and deterministic; good enough to shape synthetic data. */
 function prng(seed: number): () => number {
@@ -210,13 +213,17 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     assetIds.push(`1.3.${store.assetSymbols.get(symbol)}`);
   }
 
-  // 3. Funding: nathan sends core to the senders (these count as transfers).
+  // 3. Funding: nathan sends core to the senders (these count as transfers). Senders are drawn
+  // uniformly, so each sends about operations/funded transfers; three times that (and a margin)
+  // covers the busiest sender by far.
   const users = opts.accounts - EXCHANGES;
-  const funded = Math.max(1, Math.min(users, Math.floor(opts.operations / 4)));
+  const funded = fundedUsers;
   const issued = Math.min(funded, 1000);
+  const funding = BigInt(Math.ceil((3 * opts.operations) / funded) + 20) * BigInt(MAX_CORE_AMOUNT + FEE_BOUND);
+  if (funding > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('too many operations for the number of accounts');
   batch = [];
   for (let u = 0; u < funded; u++) {
-    batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: Number(FUNDING), asset_id: '1.3.0' }, extensions: [] }]);
+    batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: i64(funding), asset_id: '1.3.0' }, extensions: [] }]);
     transfers++;
     if (batch.length === 100) {
       queue(batch, registrarKey);
@@ -246,7 +253,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       if (to === sender) to = 0;
       const inUserAsset = sender - EXCHANGES < issued && random() < USER_ASSET_SHARE;
       const asset = inUserAsset ? assetIds[pick(assetIds.length)]! : '1.3.0';
-      const amount = 1 + pick(inUserAsset ? 10_000 : 1_000_000);
+      const amount = 1 + pick(inUserAsset ? MAX_USER_ASSET_AMOUNT : MAX_CORE_AMOUNT);
       const body: Record<string, unknown> = { fee: { amount: 0, asset_id: '1.3.0' }, from: id(sender), to: id(to), amount: { amount, asset_id: asset } };
       if (random() < MEMO_SHARE) body.memo = encryptMemo(keys[sender]!, pubs[to]!, `deposit ${transfers}`, BigInt(transfers + 1));
       body.extensions = [];
