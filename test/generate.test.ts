@@ -92,3 +92,9 @@ test('generate refuses a data directory that already holds a chain', async (t) =
   await runGenerate({ dataDir, accounts: 10, operations: 20, seed: 1, progress: false });
   await t.throwsAsync(() => runGenerate({ dataDir, accounts: 10, operations: 20, seed: 1, progress: false }), { message: /already holds a chain/ });
 });
+
+test('generate funds every sender enough, however many transfers each account has to send', async (t) => {
+  const dataDir = tmp(t);
+  // 3 users send 3000 transfers: about a thousand each, in core and user assets.
+  await t.notThrowsAsync(() => runGenerate({ dataDir, accounts: 8, operations: 3000, seed: 5, progress: false }));
+});
