@@ -36,13 +36,13 @@ function instanceOf(id: unknown, space: number, type: number, what: string): num
 
 const accountInstance = (ctx: EvalContext, id: unknown, what: string): number => {
   const i = instanceOf(id, 1, 2, what);
-  if (!ctx.state.find([1, 2, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
+  if (!ctx.state.exists([1, 2, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
   return i;
 };
 
 const assetInstance = (ctx: EvalContext, id: unknown, what: string): number => {
   const i = instanceOf(id, 1, 3, what);
-  if (!ctx.state.find([1, 3, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
+  if (!ctx.state.exists([1, 3, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
   return i;
 };
 

@@ -17,8 +17,9 @@ import { applyBlock, type SignedTransactionJson } from './writer.js';
 import type { OperationJson } from './evaluators.js';
 import { fcTime, i64 } from './fc-json.js';
 import { formatPublicKey } from './public-key.js';
-import { refBlockPrefix, signingDigest } from './serializer.js';
-import { signCompact } from './keys.js';
+import { refBlockPrefix } from './serializer.js';
+import { Worker } from 'node:worker_threads';
+import type { SignReply, SignRequest } from './signer-worker.js';
 import { encryptMemo } from './memo.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 
@@ -102,7 +103,6 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   const firstAccount = store.meta.get('next_instance:1.2') !== undefined ? Number(store.meta.get('next_instance:1.2')) : registrar + 1;
   const keys: Uint8Array[] = [];
   const pubs: string[] = [];
-  const pending: SignedTransactionJson[] = [];
   const fundedUsers = Math.max(1, Math.min(opts.accounts - EXCHANGES, Math.floor(opts.operations / 4)));
   const opsTarget = opts.accounts + USER_ASSETS.length * (1 + Math.min(fundedUsers, 1000)) + opts.operations;
   let pendingOps = 0;
@@ -116,33 +116,90 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     lastYield = Date.now();
   };
 
-  const flush = () => {
-    if (pending.length === 0) return;
+  // Blocks go through a two-stage pipeline: while the writer applies block k, a signer thread signs
+  // the transactions of block k+1. Those were built before block k existed, so their TaPoS refers to
+  // block k-1, which is as valid as the head (any of the last 65536 blocks will do).
+  const signer = new Worker(new URL('./signer-worker.js', import.meta.url));
+  let nextRequest = 0;
+  const waiting = new Map<number, { resolve: (s: string[]) => void; reject: (e: Error) => void }>();
+  signer.on('message', (m: SignReply) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.signatures) w?.resolve(m.signatures);
+    else w?.reject(new Error(`signing failed: ${m.error}`));
+  });
+  signer.on('error', (err) => {
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+  });
+  const sign = (items: { trx: unknown; key: Uint8Array }[]): Promise<string[]> =>
+    new Promise((resolve, reject) => {
+      const id = nextRequest++;
+      waiting.set(id, { resolve, reject });
+      signer.postMessage({ id, chainId, items } satisfies SignRequest);
+    });
+
+  interface Sealed {
+    readonly trxs: Omit<SignedTransactionJson, 'signatures'>[];
+    readonly ops: number;
+    readonly signatures: Promise<string[]>;
+  }
+  let building: { trx: Omit<SignedTransactionJson, 'signatures'>; key: Uint8Array }[] = [];
+  let sealed: Sealed | undefined;
+
+  const apply = async (b: Sealed) => {
+    const signatures = await b.signatures;
     time += 3;
-    const applied = applyBlock(store, { timestamp: time, transactions: pending.splice(0) }, signerKey);
+    const transactions = b.trxs.map((trx, i) => ({ ...trx, signatures: [signatures[i]!] }));
+    const applied = applyBlock(store, { timestamp: time, transactions }, signerKey);
     headId = applied.blockId;
     headNum = applied.blockNum;
     blocks++;
-    written += pendingOps;
-    pendingOps = 0;
+    written += b.ops;
     opts.onProgress?.(written, opsTarget);
   };
 
-  /** Signs one transaction with `key` (TaPoS on the current head) and queues it for the next block. */
-  const queue = (operations: OperationJson[], key: Uint8Array) => {
-    for (const o of operations) o[1].fee = { amount: requiredFee(o, schedule), asset_id: '1.3.0' };
-    const trx = {
-      ref_block_num: headNum & 0xffff,
-      ref_block_prefix: headNum === 0 ? 0 : refBlockPrefix(headId),
-      expiration: fcTime(time + 3 + 60),
-      operations,
-      extensions: [],
-    };
-    pending.push({ ...trx, signatures: [signCompact(signingDigest(chainId, trx), key)] });
-    pendingOps += operations.length;
-    if (pendingOps >= opsPerBlock) flush();
+  /** Closes the block being built: sends it for signing, and applies the one signed before it. */
+  const seal = async () => {
+    if (building.length === 0) return;
+    const items = building;
+    building = [];
+    const next: Sealed = { trxs: items.map((i) => i.trx), ops: pendingOps, signatures: sign(items) };
+    pendingOps = 0;
+    const previous = sealed;
+    sealed = next;
+    if (previous) await apply(previous);
   };
 
+  /** Applies everything built so far (when the next step needs the state it creates). */
+  const flush = async () => {
+    await seal();
+    if (sealed) {
+      const last = sealed;
+      sealed = undefined;
+      await apply(last);
+    }
+  };
+
+  /** Builds one transaction paid and signed by `key`'s account, for the block being built. */
+  const queue = async (operations: OperationJson[], key: Uint8Array) => {
+    for (const o of operations) o[1].fee = { amount: requiredFee(o, schedule), asset_id: '1.3.0' };
+    building.push({
+      trx: {
+        ref_block_num: headNum & 0xffff,
+        ref_block_prefix: headNum === 0 ? 0 : refBlockPrefix(headId),
+        // Applied one or two blocks later; two minutes leave ample room.
+        expiration: fcTime(time + 120),
+        operations,
+        extensions: [],
+      },
+      key,
+    });
+    pendingOps += operations.length;
+    if (pendingOps >= opsPerBlock) await seal();
+  };
+
+  try {
   // 1. Accounts, registered by nathan, a hundred per transaction.
   const registrarKey = signerKey;
   let batch: OperationJson[] = [];
@@ -167,19 +224,19 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       },
     ]);
     if (batch.length === 100) {
-      queue(batch, registrarKey);
+      await queue(batch, registrarKey);
       batch = [];
       await breathe();
     }
   }
-  if (batch.length > 0) queue(batch, registrarKey);
-  flush();
+  if (batch.length > 0) await queue(batch, registrarKey);
+  await flush();
   const id = (i: number) => `1.2.${firstAccount + i}`;
 
   // 2. User-issued assets, issued by nathan to the first users.
   const assetIds: string[] = [];
   for (const symbol of USER_ASSETS) {
-    queue(
+    await queue(
       [
         [
           10,
@@ -209,7 +266,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       ],
       registrarKey,
     );
-    flush();
+    await flush();
     assetIds.push(`1.3.${store.assetSymbols.get(symbol)}`);
   }
 
@@ -226,7 +283,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: i64(funding), asset_id: '1.3.0' }, extensions: [] }]);
     transfers++;
     if (batch.length === 100) {
-      queue(batch, registrarKey);
+      await queue(batch, registrarKey);
       batch = [];
       await breathe();
     }
@@ -235,12 +292,12 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     for (let u = 0; u < issued; u++) {
       batch.push([14, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: `1.2.${registrar}`, asset_to_issue: { amount: Number(ISSUE), asset_id: asset }, issue_to_account: id(EXCHANGES + u), extensions: [] }]);
       if (batch.length === 100) {
-        queue(batch, registrarKey);
+        await queue(batch, registrarKey);
         batch = [];
       }
     }
   }
-  if (batch.length > 0) queue(batch, registrarKey);
+  if (batch.length > 0) await queue(batch, registrarKey);
 
   // 4. Transfers: random senders, skewed receivers.
   while (transfers < opts.operations) {
@@ -260,10 +317,14 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       ops.push([0, body]);
       transfers++;
     }
-    queue(ops, keys[sender]!);
+    await queue(ops, keys[sender]!);
     await breathe();
   }
-  flush();
+  await flush();
+
+  } finally {
+    await signer.terminate();
+  }
 
   const busiest = store.objects.get([2, 6, firstAccount])!;
   return {

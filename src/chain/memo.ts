@@ -28,7 +28,7 @@
 // the same two keys should compute `sharedSecret` once (or use `memoEncryptor`) and then use
 // `encryptMemoWithSecret`, which costs two hashes and one AES pass per memo.
 
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createECDH, createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { formatPublicKey, parsePublicKey, PUBLIC_KEY_BYTES } from './public-key.js';
 import { u64 } from './fc-json.js';
@@ -91,13 +91,17 @@ function publicKeyInput(key: string | Uint8Array, prefix: string): Uint8Array {
 export function sharedSecret(privateKey: Uint8Array, publicKey: string | Uint8Array, prefix = 'BTS'): Uint8Array {
   const pub = publicKeyInput(publicKey, prefix);
   if (pub.every((b) => b === 0)) throw new Error('memo: cannot derive a shared secret with the null public key');
-  let point: Uint8Array;
+  let x: Uint8Array;
   try {
-    point = secp256k1.getSharedSecret(privateKey, pub, true);
+    // OpenSSL's ECDH (node:crypto) gives the x coordinate of priv·pub, several times faster than
+    // the same multiplication in JavaScript.
+    const ecdh = createECDH('secp256k1');
+    ecdh.setPrivateKey(privateKey);
+    x = ecdh.computeSecret(pub);
   } catch (e) {
     throw new Error(`memo: cannot derive a shared secret (${(e as Error).message})`);
   }
-  return Uint8Array.from(createHash('sha512').update(point.subarray(1)).digest());
+  return Uint8Array.from(createHash('sha512').update(x).digest());
 }
 
 /** sha512(decimal nonce ‖ hex(secret)): the AES key is bytes 0..32, the iv bytes 32..48. */

@@ -33,6 +33,14 @@ export class ChainState {
     return obj;
   }
 
+  /** Whether the object exists, without parsing it. */
+  exists(key: ObjectKey): boolean {
+    const k = keyOf(key);
+    if (this.cache.has(k)) return true;
+    if (this.removed.has(k)) return false;
+    return this.store.objects.doesExist(key);
+  }
+
   get(key: ObjectKey): Obj {
     const o = this.find(key);
     if (!o) throw new Error(`object ${keyOf(key)} does not exist`);

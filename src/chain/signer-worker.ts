@@ -1,0 +1,26 @@
+// A thread that signs transactions for `generate`, so that signing (secp256k1 in JavaScript, the
+// most expensive step) runs beside the chain writer instead of before it.
+import { parentPort } from 'node:worker_threads';
+import { signingDigest } from './serializer.js';
+import { signCompact } from './keys.js';
+
+export interface SignRequest {
+  readonly id: number;
+  readonly chainId: string;
+  readonly items: readonly { readonly trx: unknown; readonly key: Uint8Array }[];
+}
+
+export interface SignReply {
+  readonly id: number;
+  readonly signatures?: string[];
+  readonly error?: string;
+}
+
+parentPort!.on('message', (req: SignRequest) => {
+  try {
+    const signatures = req.items.map(({ trx, key }) => signCompact(signingDigest(req.chainId, trx), key));
+    parentPort!.postMessage({ id: req.id, signatures } satisfies SignReply);
+  } catch (err) {
+    parentPort!.postMessage({ id: req.id, error: (err as Error).message } satisfies SignReply);
+  }
+});
