@@ -200,128 +200,127 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   };
 
   try {
-  // 1. Accounts, registered by nathan, a hundred per transaction.
-  const registrarKey = signerKey;
-  let batch: OperationJson[] = [];
-  for (let i = 0; i < opts.accounts; i++) {
-    const name = accountName(i);
-    const key = generatedKey(seed, name);
-    const pub = formatPublicKey(secp256k1.getPublicKey(key, true));
-    keys.push(key);
-    pubs.push(pub);
-    batch.push([
-      5,
-      {
-        fee: { amount: 0, asset_id: '1.3.0' },
-        registrar: `1.2.${registrar}`,
-        referrer: `1.2.${registrar}`,
-        referrer_percent: 0,
-        name,
-        owner: authority(pub),
-        active: authority(pub),
-        options: { memo_key: pub, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
-        extensions: {},
-      },
-    ]);
-    if (batch.length === 100) {
-      await queue(batch, registrarKey);
-      batch = [];
-      await breathe();
-    }
-  }
-  if (batch.length > 0) await queue(batch, registrarKey);
-  await flush();
-  const id = (i: number) => `1.2.${firstAccount + i}`;
-
-  // 2. User-issued assets, issued by nathan to the first users.
-  const assetIds: string[] = [];
-  for (const symbol of USER_ASSETS) {
-    await queue(
-      [
-        [
-          10,
-          {
-            fee: { amount: 0, asset_id: '1.3.0' },
-            issuer: `1.2.${registrar}`,
-            symbol,
-            precision: 4,
-            common_options: {
-              max_supply: '1000000000000000',
-              market_fee_percent: 0,
-              max_market_fee: '1000000000000000',
-              issuer_permissions: 0,
-              flags: 0,
-              core_exchange_rate: { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } },
-              whitelist_authorities: [],
-              blacklist_authorities: [],
-              whitelist_markets: [],
-              blacklist_markets: [],
-              description: `${symbol}: a synthetic asset of graphene-rpc generate`,
-              extensions: [],
-            },
-            is_prediction_market: false,
-            extensions: [],
-          },
-        ],
-      ],
-      registrarKey,
-    );
-    await flush();
-    assetIds.push(`1.3.${store.assetSymbols.get(symbol)}`);
-  }
-
-  // 3. Funding: nathan sends core to the senders (these count as transfers). Senders are drawn
-  // uniformly, so each sends about operations/funded transfers; three times that (and a margin)
-  // covers the busiest sender by far.
-  const users = opts.accounts - EXCHANGES;
-  const funded = fundedUsers;
-  const issued = Math.min(funded, 1000);
-  const funding = BigInt(Math.ceil((3 * opts.operations) / funded) + 20) * BigInt(MAX_CORE_AMOUNT + FEE_BOUND);
-  if (funding > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('too many operations for the number of accounts');
-  batch = [];
-  for (let u = 0; u < funded; u++) {
-    batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: i64(funding), asset_id: '1.3.0' }, extensions: [] }]);
-    transfers++;
-    if (batch.length === 100) {
-      await queue(batch, registrarKey);
-      batch = [];
-      await breathe();
-    }
-  }
-  for (const asset of assetIds) {
-    for (let u = 0; u < issued; u++) {
-      batch.push([14, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: `1.2.${registrar}`, asset_to_issue: { amount: Number(ISSUE), asset_id: asset }, issue_to_account: id(EXCHANGES + u), extensions: [] }]);
+    // 1. Accounts, registered by nathan, a hundred per transaction.
+    const registrarKey = signerKey;
+    let batch: OperationJson[] = [];
+    for (let i = 0; i < opts.accounts; i++) {
+      const name = accountName(i);
+      const key = generatedKey(seed, name);
+      const pub = formatPublicKey(secp256k1.getPublicKey(key, true));
+      keys.push(key);
+      pubs.push(pub);
+      batch.push([
+        5,
+        {
+          fee: { amount: 0, asset_id: '1.3.0' },
+          registrar: `1.2.${registrar}`,
+          referrer: `1.2.${registrar}`,
+          referrer_percent: 0,
+          name,
+          owner: authority(pub),
+          active: authority(pub),
+          options: { memo_key: pub, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
+          extensions: {},
+        },
+      ]);
       if (batch.length === 100) {
         await queue(batch, registrarKey);
         batch = [];
+        await breathe();
       }
     }
-  }
-  if (batch.length > 0) await queue(batch, registrarKey);
+    if (batch.length > 0) await queue(batch, registrarKey);
+    await flush();
+    const id = (i: number) => `1.2.${firstAccount + i}`;
 
-  // 4. Transfers: random senders, skewed receivers.
-  while (transfers < opts.operations) {
-    const sender = EXCHANGES + pick(funded);
-    const n = Math.min(1 + pick(MAX_OPS_PER_TRX), opts.operations - transfers);
-    const ops: OperationJson[] = [];
-    for (let k = 0; k < n; k++) {
-      const r = random();
-      let to = r < TO_BUSIEST ? 0 : r < TO_BUSIEST + TO_OTHER_EXCHANGES ? 1 + pick(EXCHANGES - 1) : EXCHANGES + pick(users);
-      if (to === sender) to = 0;
-      const inUserAsset = sender - EXCHANGES < issued && random() < USER_ASSET_SHARE;
-      const asset = inUserAsset ? assetIds[pick(assetIds.length)]! : '1.3.0';
-      const amount = 1 + pick(inUserAsset ? MAX_USER_ASSET_AMOUNT : MAX_CORE_AMOUNT);
-      const body: Record<string, unknown> = { fee: { amount: 0, asset_id: '1.3.0' }, from: id(sender), to: id(to), amount: { amount, asset_id: asset } };
-      if (random() < MEMO_SHARE) body.memo = encryptMemo(keys[sender]!, pubs[to]!, `deposit ${transfers}`, BigInt(transfers + 1));
-      body.extensions = [];
-      ops.push([0, body]);
-      transfers++;
+    // 2. User-issued assets, issued by nathan to the first users.
+    const assetIds: string[] = [];
+    for (const symbol of USER_ASSETS) {
+      await queue(
+        [
+          [
+            10,
+            {
+              fee: { amount: 0, asset_id: '1.3.0' },
+              issuer: `1.2.${registrar}`,
+              symbol,
+              precision: 4,
+              common_options: {
+                max_supply: '1000000000000000',
+                market_fee_percent: 0,
+                max_market_fee: '1000000000000000',
+                issuer_permissions: 0,
+                flags: 0,
+                core_exchange_rate: { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } },
+                whitelist_authorities: [],
+                blacklist_authorities: [],
+                whitelist_markets: [],
+                blacklist_markets: [],
+                description: `${symbol}: a synthetic asset of graphene-rpc generate`,
+                extensions: [],
+              },
+              is_prediction_market: false,
+              extensions: [],
+            },
+          ],
+        ],
+        registrarKey,
+      );
+      await flush();
+      assetIds.push(`1.3.${store.assetSymbols.get(symbol)}`);
     }
-    await queue(ops, keys[sender]!);
-    await breathe();
-  }
-  await flush();
 
+    // 3. Funding: nathan sends core to the senders (these count as transfers). Senders are drawn
+    // uniformly, so each sends about operations/funded transfers; three times that (and a margin)
+    // covers the busiest sender by far.
+    const users = opts.accounts - EXCHANGES;
+    const funded = fundedUsers;
+    const issued = Math.min(funded, 1000);
+    const funding = BigInt(Math.ceil((3 * opts.operations) / funded) + 20) * BigInt(MAX_CORE_AMOUNT + FEE_BOUND);
+    if (funding > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('too many operations for the number of accounts');
+    batch = [];
+    for (let u = 0; u < funded; u++) {
+      batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: i64(funding), asset_id: '1.3.0' }, extensions: [] }]);
+      transfers++;
+      if (batch.length === 100) {
+        await queue(batch, registrarKey);
+        batch = [];
+        await breathe();
+      }
+    }
+    for (const asset of assetIds) {
+      for (let u = 0; u < issued; u++) {
+        batch.push([14, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: `1.2.${registrar}`, asset_to_issue: { amount: Number(ISSUE), asset_id: asset }, issue_to_account: id(EXCHANGES + u), extensions: [] }]);
+        if (batch.length === 100) {
+          await queue(batch, registrarKey);
+          batch = [];
+        }
+      }
+    }
+    if (batch.length > 0) await queue(batch, registrarKey);
+
+    // 4. Transfers: random senders, skewed receivers.
+    while (transfers < opts.operations) {
+      const sender = EXCHANGES + pick(funded);
+      const n = Math.min(1 + pick(MAX_OPS_PER_TRX), opts.operations - transfers);
+      const ops: OperationJson[] = [];
+      for (let k = 0; k < n; k++) {
+        const r = random();
+        let to = r < TO_BUSIEST ? 0 : r < TO_BUSIEST + TO_OTHER_EXCHANGES ? 1 + pick(EXCHANGES - 1) : EXCHANGES + pick(users);
+        if (to === sender) to = 0;
+        const inUserAsset = sender - EXCHANGES < issued && random() < USER_ASSET_SHARE;
+        const asset = inUserAsset ? assetIds[pick(assetIds.length)]! : '1.3.0';
+        const amount = 1 + pick(inUserAsset ? MAX_USER_ASSET_AMOUNT : MAX_CORE_AMOUNT);
+        const body: Record<string, unknown> = { fee: { amount: 0, asset_id: '1.3.0' }, from: id(sender), to: id(to), amount: { amount, asset_id: asset } };
+        if (random() < MEMO_SHARE) body.memo = encryptMemo(keys[sender]!, pubs[to]!, `deposit ${transfers}`, BigInt(transfers + 1));
+        body.extensions = [];
+        ops.push([0, body]);
+        transfers++;
+      }
+      await queue(ops, keys[sender]!);
+      await breathe();
+    }
+    await flush();
   } finally {
     await signer.terminate();
   }
