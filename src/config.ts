@@ -65,6 +65,10 @@ export interface Config {
   readonly workers: number;
   readonly loginApiVariant: 'current' | 'legacy';
   readonly enableSubscribeToAll: boolean;
+  /** seconds between blocks; 0: only on demand */
+  readonly blockInterval: number;
+  /** JSON ["public key", "WIF"] of the block signing key */
+  readonly privateKey: string;
   readonly apiLimits: ApiLimits;
   /** blocks one get_blocks call may return */
   readonly maxGetBlocksRange: number;
@@ -120,6 +124,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
   { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256 }, default: String(Math.max(1, os.availableParallelism())), help: 'Worker threads that run chain queries (default: the number of CPU cores)' },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
+  { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 3600 }, default: '3', help: 'Seconds between produced blocks; 0 produces blocks only on demand (debug_generate_blocks)' },
+  { name: 'private-key', key: 'privateKey', kind: { type: 'string' }, default: '["BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV","5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3"]', help: 'Block signing key pair ["public key","WIF private key"], as witness_node takes it (default: the development key)' },
   { name: 'enable-subscribe-to-all', key: 'enableSubscribeToAll', kind: { type: 'bool' }, default: 'false', help: 'Allow set_subscribe_callback(cb, true)' },
   ...limitOptions,
   { name: 'max-get-blocks-range', key: 'maxGetBlocksRange', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'Most blocks one block_api.get_blocks call may return (Core has no limit)' },

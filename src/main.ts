@@ -10,12 +10,35 @@ import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
 import { openChainStore } from './chain/store.js';
 import { initChain } from './chain/writer.js';
 import { openPool } from './pool/pool.js';
-import { buildRegistry, POOL_SETS } from './api/registry.js';
+import { buildRegistry, API_SETS } from './api/registry.js';
 import { Session, type SessionDeps } from './session/session.js';
+import { BlockProducer } from './chain/producer.js';
+import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
+import { Confirmations } from './session/confirmations.js';
+import { broadcastHandlers } from './session/broadcast-api.js';
+import { debugHandlers } from './session/debug-api.js';
+import type { LocalHandler } from './dispatch/dispatcher.js';
 import { startServer } from './transport/server.js';
+
+/** `--private-key`: the JSON pair ["public key", "WIF"] witness_node takes; the public key must match. */
+function blockSigningKey(text: string): Uint8Array {
+  let pair: unknown;
+  try {
+    pair = JSON.parse(text);
+  } catch {
+    throw new Error(`--private-key must be a JSON pair ["public key","WIF private key"], got ${text}`);
+  }
+  if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
+    throw new Error('--private-key must be a JSON pair ["public key","WIF private key"]');
+  }
+  const key = privateKeyFromWif(pair[1]);
+  if (publicKeyOf(key) !== pair[0]) throw new Error(`--private-key: the WIF key's public key is ${publicKeyOf(key)}, not ${pair[0]}`);
+  return key;
+}
 
 export interface RunningNode {
   readonly port: number;
+  readonly producer: BlockProducer;
   readonly chainId: string;
   readonly log: Logger;
   close(): Promise<void>;
@@ -40,6 +63,15 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
     throw err;
   }
 
+  const signingKey = blockSigningKey(config.privateKey);
+  const witnessKey = (JSON.parse(store.objects.get([1, 6, 0])!.toString('utf8')) as { signing_key: string }).signing_key;
+  if (publicKeyOf(signingKey) !== witnessKey) {
+    await store.close();
+    throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness 1.6.0 expects blocks signed by ${witnessKey}`);
+  }
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, log.child({ component: 'producer' }));
+  const confirmations = new Confirmations();
+
   const pool = openPool(config, { maxQueue: config.maxQueuedCalls });
   try {
     await pool.ready();
@@ -48,7 +80,17 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
     await store.close();
     throw err;
   }
-  const deps: SessionDeps = { config, policy, pool, poolSets: buildRegistry(POOL_SETS), log };
+  const localHandlers = new Map<string, Readonly<Record<string, LocalHandler>>>([
+    ['network_broadcast', broadcastHandlers],
+    ['debug', debugHandlers],
+  ]);
+  // Workers must read the new block before anyone is told about it.
+  producer.on('block', (block) => {
+    pool.storeChanged();
+    confirmations.onBlock(block);
+  });
+  producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
+  const deps: SessionDeps = { config, policy, pool, poolSets: buildRegistry(API_SETS), localHandlers, producer, confirmations, log };
   let server;
   try {
     server = await startServer(config, log, (transport, credentials, sink) => new Session(deps, transport, credentials, sink));
@@ -57,15 +99,21 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
     await store.close();
     throw err;
   }
-  log.info({ host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant }, 'serving JSON-RPC over HTTP and WebSocket');
+  producer.start();
+  log.info(
+    { host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant, blockInterval: config.blockInterval },
+    'serving JSON-RPC over HTTP and WebSocket',
+  );
 
   let closing: Promise<void> | undefined;
   return {
     port: server.port,
+    producer,
     chainId,
     log,
     close() {
       closing ??= (async () => {
+        producer.stop();
         server.close();
         await pool.close();
         await store.close();

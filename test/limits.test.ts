@@ -13,11 +13,16 @@ import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/genesis.js';
 import { initChain } from '../src/chain/writer.js';
 import { Session, type Reply } from '../src/session/session.js';
 import { defaultAccessPolicy } from '../src/access.js';
-import { buildRegistry, POOL_SETS } from '../src/api/registry.js';
+import { buildRegistry, API_SETS } from '../src/api/registry.js';
 import { createLogger } from '../src/log.js';
 import { resultPrefix } from '../src/protocol/jsonrpc.js';
+import type { BlockProducer } from '../src/chain/producer.js';
+import { Confirmations } from '../src/session/confirmations.js';
 
 const call = (id: number, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
+
+/** Session dependencies these unit tests never reach: no front-end sets, no producer. */
+const frontEndOnly = { localHandlers: new Map(), producer: undefined as unknown as BlockProducer, confirmations: new Confirmations() };
 
 test('max-request-bytes: a larger HTTP body gets 413 and error -32007', async (t) => {
   const { httpUrl } = await startTestNode(t, { 'max-request-bytes': '1024' });
@@ -64,9 +69,9 @@ test('max-json-depth: a request nested deeper gets a parse error and the connect
 function stalledSession(maxPending: number) {
   const config = buildConfig({ 'max-pending-calls-per-connection': String(maxPending), 'log-level': 'silent' });
   const replies: Reply[] = [];
-  const pool = { run: () => new Promise<never>(() => {}), queued: 0, ready: async () => {}, close: async () => {} };
+  const pool = { run: () => new Promise<never>(() => {}), queued: 0, ready: async () => {}, storeChanged: () => {}, close: async () => {} };
   const session = new Session(
-    { config, policy: defaultAccessPolicy(), pool, poolSets: buildRegistry(POOL_SETS), log: createLogger('silent') },
+    { config, policy: defaultAccessPolicy(), pool, poolSets: buildRegistry(API_SETS), ...frontEndOnly, log: createLogger('silent') },
     'ws',
     undefined,
     (r) => replies.push(r),
@@ -88,8 +93,8 @@ test('max-pending-calls-per-connection: the busy reply is sent as soon as the ca
   const config = buildConfig({ 'max-pending-calls-per-connection': '1', 'log-level': 'silent' });
   const replies: Reply[] = [];
   let release: (v: Uint8Array) => void = () => {};
-  const pool = { run: () => new Promise<Uint8Array>((r) => (release = r)), queued: 0, ready: async () => {}, close: async () => {} };
-  const session = new Session({ config, policy: defaultAccessPolicy(), pool, poolSets: buildRegistry(POOL_SETS), log: createLogger('silent') }, 'ws', undefined, (r) => replies.push(r));
+  const pool = { run: () => new Promise<Uint8Array>((r) => (release = r)), queued: 0, ready: async () => {}, storeChanged: () => {}, close: async () => {} };
+  const session = new Session({ config, policy: defaultAccessPolicy(), pool, poolSets: buildRegistry(API_SETS), ...frontEndOnly, log: createLogger('silent') }, 'ws', undefined, (r) => replies.push(r));
   session.receive(call(1, 'get_chain_id', []));
   session.receive(call(2, 'get_chain_id', []));
   release(new TextEncoder().encode(`${resultPrefix({ id: 1, jsonrpc: false })}"abc"}`));

@@ -18,7 +18,18 @@ const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
 const store = openChainStore(config.dataDir);
 Atomics.add(new Int32Array(init.ready), 0, 1);
-const ctx: WorkerContext = { store, config };
+const storeVersion = new Int32Array(init.storeVersion);
+let seenVersion = Atomics.load(storeVersion, 0);
+
+/** Starts the call on a fresh snapshot if the store changed since this worker last read it. */
+function refreshSnapshot(): void {
+  const v = Atomics.load(storeVersion, 0);
+  if (v !== seenVersion) {
+    seenVersion = v;
+    store.root.resetReadTxn();
+  }
+}
+const ctx: WorkerContext = { store, config, storeChanged: () => Atomics.add(storeVersion, 0, 1) };
 const log = createLogger(config.logLevel, { worker: threadId });
 
 export default async function call(taskBytes: Uint8Array): Promise<PoolAnswer | ReturnType<typeof Piscina.move>> {
@@ -28,6 +39,7 @@ export default async function call(taskBytes: Uint8Array): Promise<PoolAnswer | 
   } catch {
     return { error: protocolError(RPC.INTERNAL) };
   }
+  refreshSnapshot();
   const handler = HANDLERS[task.set]?.[task.method];
   if (!handler) return { error: protocolError(RPC.INTERNAL) };
   const out = new ReplyWriter();

@@ -2,8 +2,9 @@
 //  - `call` with [api, method, args]: api is an ID on this connection, or the name of a login API
 //    method whose (numeric) result is the ID;
 //  - any other method name: a call on API 0 with `params` as the arguments.
-// Login-API and dummy calls run here (they are session state); everything else goes to the pool,
-// which returns the finished reply bytes.
+// Calls that read or change session or producer state (login, dummy, network_broadcast, debug, and
+// the subscription calls of the database set) run here; every chain read goes to the pool, which
+// returns the finished reply bytes.
 
 import { ASSERT, FC, RPC, RpcError, assertError, fcError, httpStatusFor, methodNotFound, protocolError, toWireError, type WireError } from '../errors.js';
 import { errorReply, resultPrefix, type RpcRequest } from '../protocol/jsonrpc.js';
@@ -12,10 +13,13 @@ import { dummyApi, loginApiCurrent, loginApiLegacy } from '../api/sets/login.js'
 import { currentLoginHandlers, dummyHandlers, legacyLoginHandlers } from '../session/login-api.js';
 import type { Reply, Session } from '../session/session.js';
 
+/** A front-end handler: returns the result's JSON value (or a promise of it). */
+export type LocalHandler = (s: Session, args: unknown[], req: RpcRequest) => unknown;
+
 interface Target {
   readonly spec: ApiSetSpec;
-  /** handlers for sets that run in the front end */
-  readonly local?: Readonly<Record<string, (s: Session, args: unknown[]) => unknown>>;
+  /** handlers that run in the front end; methods without one go to the pool */
+  readonly local?: Readonly<Record<string, LocalHandler>>;
 }
 
 function targetFor(s: Session, setName: string): Target | undefined {
@@ -26,7 +30,7 @@ function targetFor(s: Session, setName: string): Target | undefined {
   }
   if (setName === 'dummy') return { spec: dummyApi, local: dummyHandlers };
   const spec = s.deps.poolSets.get(setName);
-  return spec ? { spec } : undefined;
+  return spec ? { spec, local: s.deps.localHandlers.get(setName) } : undefined;
 }
 
 /** `variant::as_uint64` for an API id: numbers, booleans and null (→ 0); anything else is a bad cast. */
@@ -70,7 +74,7 @@ function invokeLocal(s: Session, apiId: number, method: string, args: unknown[])
   const handler = found.target.local?.[method];
   if (!handler) return { error: protocolError(RPC.INTERNAL) };
   try {
-    const result = handler(s, args);
+    const result = handler(s, args, { id: 0, wantsReply: false, jsonrpc: false, method, params: args });
     return { json: JSON.stringify(result === undefined ? null : result) };
   } catch (err) {
     return { error: toWireError(err) };
@@ -81,7 +85,16 @@ async function invoke(s: Session, req: RpcRequest, apiId: number, method: string
   const found = lookup(s, apiId, method, args);
   if ('error' in found) return found;
   const { target } = found;
-  if (target.local) return invokeLocal(s, apiId, method, args);
+  const local = target.local?.[method];
+  if (local) {
+    try {
+      const result = await local(s, args, req);
+      return { json: JSON.stringify(result === undefined ? null : result) };
+    } catch (err) {
+      return { error: toWireError(err) };
+    }
+  }
+  if (target.spec.runsIn === 'main') return { error: protocolError(RPC.INTERNAL) };
   const answer = await s.deps.pool.run({ set: target.spec.name, method, params: args, head: resultPrefix(req) });
   return answer instanceof Uint8Array ? { bytes: answer } : answer;
 }

@@ -11,6 +11,8 @@ export interface CallPool {
   run(task: PoolTask): Promise<Uint8Array | { error: WireError }>;
   /** Calls waiting for a worker. */
   readonly queued: number;
+  /** Tells the workers that the store changed (after a block): their next reads see it. */
+  storeChanged(): void;
   /** Resolves once every worker has loaded and opened the store. */
   ready(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -22,7 +24,9 @@ const WORKER_ENTRY = new URL('../../workers/entry.js', import.meta.url).href;
 export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
   const ready = new SharedArrayBuffer(4);
   const readyCount = new Int32Array(ready);
-  const init: WorkerInit = { config, ready };
+  const storeVersion = new SharedArrayBuffer(4);
+  const version = new Int32Array(storeVersion);
+  const init: WorkerInit = { config, ready, storeVersion };
   const piscina = new Piscina({
     filename: WORKER_ENTRY,
     minThreads: config.workers,
@@ -45,6 +49,9 @@ export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
         const queueFull = (err as Error)?.message?.includes('queue is at limit');
         return { error: protocolError(queueFull ? RPC.SERVER_BUSY : RPC.INTERNAL) };
       }
+    },
+    storeChanged() {
+      Atomics.add(version, 0, 1);
     },
     get queued() {
       return piscina.queueSize;

@@ -19,4 +19,10 @@ export type PoolAnswer = Uint8Array | { readonly error: WireError };
 export interface WorkerInit {
   readonly config: Config;
   readonly ready: SharedArrayBuffer;
+  /**
+   * A counter bumped after every write to the store (a block, a peer). A worker whose last reads saw
+   * an older value starts its next call on a fresh read snapshot: lmdb-js renews read transactions
+   * on a timer, which never fires while piscina's worker waits in Atomics.wait.
+   */
+  readonly storeVersion: SharedArrayBuffer;
 }

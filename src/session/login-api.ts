@@ -13,7 +13,6 @@ const where = (method: string) => ({ file: 'login_api', method });
 
 /** Getter names whose API set needs a plugin this node does not run, and Core's message for it. */
 const PLUGIN_MISSING: Readonly<Record<string, string>> = {
-  debug: ASSERT.DEBUG_PLUGIN,
   custom_operations: ASSERT.CUSTOM_OPERATIONS_PLUGIN,
 };
 

@@ -11,7 +11,10 @@ import type { ApiSetSpec } from '../api/types.js';
 import type { Logger } from '../log.js';
 import { RPC, httpStatusFor, protocolError, type WireError } from '../errors.js';
 import { invalidReply, parseInbound } from '../protocol/jsonrpc.js';
-import { dispatch } from '../dispatch/dispatcher.js';
+import { dispatch, type LocalHandler } from '../dispatch/dispatcher.js';
+import type { BlockProducer } from '../chain/producer.js';
+import type { Confirmations, Waiter } from './confirmations.js';
+import { u64 } from '../chain/fc-json.js';
 
 /** A finished reply, or null when the request wants none (a notification). */
 export type Reply = { readonly body: string | Uint8Array; readonly status: number } | null;
@@ -20,8 +23,12 @@ export interface SessionDeps {
   readonly config: Config;
   readonly policy: AccessPolicy;
   readonly pool: CallPool;
-  /** pool-served API sets by getter name */
+  /** API sets (other than login) by getter name */
   readonly poolSets: ReadonlyMap<string, ApiSetSpec>;
+  /** front-end handlers of those sets, by set name; methods without one run in the pool */
+  readonly localHandlers: ReadonlyMap<string, Readonly<Record<string, LocalHandler>>>;
+  readonly producer: BlockProducer;
+  readonly confirmations: Confirmations;
   readonly log: Logger;
 }
 
@@ -44,6 +51,7 @@ export class Session {
   readonly getterIds = new Map<string, number>();
   private readonly queue: Slot[] = [];
   private closed = false;
+  private readonly waiters = new Set<Waiter>();
 
   constructor(
     readonly deps: SessionDeps,
@@ -131,9 +139,30 @@ export class Session {
     }
   }
 
+  /**
+   * Sends `{"method":"notice","params":[cb,[payload]]}`. It takes its place in the reply queue, so a
+   * notice never overtakes the reply to the call that registered its callback.
+   */
+  notice(callbackId: bigint, payloadJson: string): void {
+    if (this.closed) return;
+    this.enqueue(Promise.resolve({ body: `{"method":"notice","params":[${JSON.stringify(u64(callbackId))},[${payloadJson}]]}`, status: 200 }));
+  }
+
+  /** Wraps a confirmation waiter so that it does nothing once the session is closed, and is forgotten then. */
+  confirmationWaiter(fn: Waiter): Waiter {
+    const w: Waiter = (c) => {
+      this.waiters.delete(w);
+      if (!this.closed) fn(c);
+    };
+    this.waiters.add(w);
+    return w;
+  }
+
   /** Marks the session dead first, so that late pool replies are dropped. */
   close(): void {
     this.closed = true;
     this.queue.length = 0;
+    for (const w of this.waiters) this.deps.confirmations.drop(w);
+    this.waiters.clear();
   }
 }

@@ -42,6 +42,7 @@ export const networkNodeHandlers = {
       number_of_failed_connection_attempts: 0,
     };
     await ctx.store.peers.put(endpoint, Buffer.from(JSON.stringify(record)));
+    ctx.storeChanged?.();
     out.text('null');
   },
 

@@ -1,0 +1,57 @@
+// Waiters for transactions to appear in a block: broadcast_transaction_with_callback sends a notice,
+// broadcast_transaction_synchronous resolves its reply. Built once per block from the producer's
+// report, in the block's order.
+import type { ProducedBlock } from '../chain/producer.js';
+
+/** transaction_confirmation, reflected as (id)(block_num)(trx_num)(trx). */
+export interface Confirmation {
+  id: string;
+  block_num: number;
+  trx_num: number;
+  trx: Record<string, unknown>;
+}
+
+/** Called with the confirmation, or with the reason the transaction will never be confirmed. */
+export type Waiter = (c: Confirmation | { dropped: string }) => void;
+
+export class Confirmations {
+  private readonly waiters = new Map<string, Waiter[]>();
+
+  /** Calls `w` once, when the transaction is in an applied block. */
+  wait(txid: string, w: Waiter): void {
+    const list = this.waiters.get(txid);
+    if (list) list.push(w);
+    else this.waiters.set(txid, [w]);
+  }
+
+  /** Forgets every waiter for which `keep` says no (a closed connection's). */
+  drop(w: Waiter): void {
+    for (const [id, list] of this.waiters) {
+      const left = list.filter((x) => x !== w);
+      if (left.length === 0) this.waiters.delete(id);
+      else this.waiters.set(id, left);
+    }
+  }
+
+  onBlock(block: ProducedBlock): void {
+    block.transactionIds.forEach((id, i) => {
+      const list = this.waiters.get(id);
+      if (!list) return;
+      this.waiters.delete(id);
+      const c: Confirmation = { id, block_num: block.blockNum, trx_num: i, trx: block.transactions[i]! };
+      for (const w of list) w(c);
+    });
+  }
+
+  /** A pending transaction was dropped: its waiters learn why. */
+  onDropped(txid: string, reason: string): void {
+    const list = this.waiters.get(txid);
+    if (!list) return;
+    this.waiters.delete(txid);
+    for (const w of list) w({ dropped: reason });
+  }
+
+  get size(): number {
+    return this.waiters.size;
+  }
+}
