@@ -19,7 +19,8 @@ export interface TestNode {
 /** Options as on the command line, without the dashes: { 'login-api-variant': 'legacy' }. */
 export async function startTestNode(t: ExecutionContext, options: Record<string, string> = {}): Promise<TestNode> {
   const dataDir = options['data-dir'] ?? mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-test-'));
-  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', ...options, 'data-dir': dataDir });
+  // Blocks only on demand unless a test asks for an interval: most tests read a chain that holds still.
+  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', ...options, 'data-dir': dataDir });
   const node = await startNode(config, createLogger('silent'));
   t.teardown(async () => {
     await node.close();
