@@ -17,6 +17,8 @@ import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
 import { Confirmations } from './session/confirmations.js';
 import { broadcastHandlers } from './session/broadcast-api.js';
 import { debugHandlers } from './session/debug-api.js';
+import { subscriptionHandlers } from './session/subscription-api.js';
+import { SubscriptionHub } from './session/subscriptions.js';
 import type { LocalHandler } from './dispatch/dispatcher.js';
 import { startServer } from './transport/server.js';
 
@@ -71,6 +73,7 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
   }
   const producer = new BlockProducer(store, signingKey, config.blockInterval, log.child({ component: 'producer' }));
   const confirmations = new Confirmations();
+  const subscriptions = new SubscriptionHub();
 
   const pool = openPool(config, { maxQueue: config.maxQueuedCalls });
   try {
@@ -83,14 +86,17 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
   const localHandlers = new Map<string, Readonly<Record<string, LocalHandler>>>([
     ['network_broadcast', broadcastHandlers],
     ['debug', debugHandlers],
+    ['database', subscriptionHandlers],
   ]);
   // Workers must read the new block before anyone is told about it.
   producer.on('block', (block) => {
     pool.storeChanged();
     confirmations.onBlock(block);
+    subscriptions.onBlock(block);
   });
+  producer.on('pending', (trx) => subscriptions.onPendingTransaction(trx));
   producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const deps: SessionDeps = { config, policy, pool, poolSets: buildRegistry(API_SETS), localHandlers, producer, confirmations, log };
+  const deps: SessionDeps = { config, policy, pool, poolSets: buildRegistry(API_SETS), localHandlers, producer, confirmations, subscriptions, log };
   let server;
   try {
     server = await startServer(config, log, (transport, credentials, sink) => new Session(deps, transport, credentials, sink));

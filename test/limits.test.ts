@@ -18,11 +18,12 @@ import { createLogger } from '../src/log.js';
 import { resultPrefix } from '../src/protocol/jsonrpc.js';
 import type { BlockProducer } from '../src/chain/producer.js';
 import { Confirmations } from '../src/session/confirmations.js';
+import { SubscriptionHub } from '../src/session/subscriptions.js';
 
 const call = (id: number, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
 
 /** Session dependencies these unit tests never reach: no front-end sets, no producer. */
-const frontEndOnly = { localHandlers: new Map(), producer: undefined as unknown as BlockProducer, confirmations: new Confirmations() };
+const frontEndOnly = { localHandlers: new Map(), producer: undefined as unknown as BlockProducer, confirmations: new Confirmations(), subscriptions: new SubscriptionHub() };
 
 test('max-request-bytes: a larger HTTP body gets 413 and error -32007', async (t) => {
   const { httpUrl } = await startTestNode(t, { 'max-request-bytes': '1024' });
@@ -120,7 +121,7 @@ test('max-queued-calls: calls beyond the pool queue get -32009 instead of waitin
   });
   const task = { set: 'database', method: 'get_chain_id', params: [], head: '{"id":1,"result":' };
   const answers = await Promise.all(Array.from({ length: 6 }, () => pool.run(task)));
-  const busy = answers.filter((a) => !(a instanceof Uint8Array) && a.error.code === -32009);
+  const busy = answers.filter((a) => !(a instanceof Uint8Array) && 'error' in a && a.error.code === -32009);
   const served = answers.filter((a) => a instanceof Uint8Array);
   t.true(busy.length >= 1, 'some calls were refused');
   t.true(served.length >= 1, 'some calls were served');

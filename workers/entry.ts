@@ -43,6 +43,7 @@ export default async function call(taskBytes: Uint8Array): Promise<PoolAnswer | 
   const handler = HANDLERS[task.set]?.[task.method];
   if (!handler) return { error: protocolError(RPC.INTERNAL) };
   const out = new ReplyWriter();
+  out.subscribing = task.subscribe === true;
   out.text(task.head);
   try {
     // Handlers must await everything they start: an idle piscina worker blocks in Atomics.wait.
@@ -57,5 +58,10 @@ export default async function call(taskBytes: Uint8Array): Promise<PoolAnswer | 
   }
   out.text('}');
   const bytes = out.finish();
+  if (out.subscribedIds.length > 0 || out.subscribedAccounts.length > 0) {
+    // Rare (a subscribing call of a session with a callback): the bytes are cloned with the
+    // object, so they are first cut to their exact size.
+    return { bytes: bytes.slice(), subscriptions: { ids: out.subscribedIds, accounts: out.subscribedAccounts } };
+  }
   return Piscina.move(bytes);
 }

@@ -4,6 +4,21 @@
 export class ReplyWriter {
   private buf: Uint8Array;
   private len = 0;
+  /** true when the caller's session subscribes to what this call returns (the front end decides) */
+  subscribing = false;
+  /** object ids and accounts the session should subscribe to, reported back with the reply */
+  readonly subscribedIds: string[] = [];
+  readonly subscribedAccounts: number[] = [];
+
+  /** Notes an object the caller subscribes to, when it subscribes at all. */
+  subscribe(id: string): void {
+    if (this.subscribing) this.subscribedIds.push(id);
+  }
+
+  /** Notes an account whose every change the caller wants (get_full_accounts). */
+  subscribeAccount(instance: number): void {
+    if (this.subscribing) this.subscribedAccounts.push(instance);
+  }
 
   constructor(initial = 4096) {
     this.buf = new Uint8Array(initial);

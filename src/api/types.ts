@@ -9,6 +9,8 @@ export interface ParamSpec {
 
 export interface MethodSpec {
   readonly params: readonly ParamSpec[];
+  /** 'main': runs in the front end even in a pool-served set (it changes session state) */
+  readonly runsIn?: 'main';
 }
 
 export interface ApiSetSpec<M extends Record<string, MethodSpec> = Record<string, MethodSpec>> {
@@ -25,6 +27,8 @@ export interface ApiSetSpec<M extends Record<string, MethodSpec> = Record<string
 export const req = (name: string): ParamSpec => ({ name });
 export const opt = (name: string): ParamSpec => ({ name, optional: true });
 export const method = (...params: ParamSpec[]): MethodSpec => ({ params });
+/** A method of a pool-served set that runs in the front end (subscriptions: session state). */
+export const frontEnd = (...params: ParamSpec[]): { readonly params: ParamSpec[]; readonly runsIn: 'main' } => ({ params, runsIn: 'main' });
 
 /** Number of arguments a call must carry: everything up to the last non-optional parameter. */
 export function requiredArgs(spec: MethodSpec): number {

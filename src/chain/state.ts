@@ -11,12 +11,36 @@ type Obj = Record<string, unknown>;
 
 const keyOf = (k: ObjectKey): string => `${k[0]}.${k[1]}.${k[2]}`;
 
+const accountOf = (v: unknown): number | undefined => {
+  const m = typeof v === 'string' ? /^1\.2\.(\d+)$/.exec(v) : null;
+  return m ? Number(m[1]) : undefined;
+};
+
+/** Core's get_relevant_accounts (db_notify.cpp), for the object types this chain has. */
+function relevantAccounts(key: ObjectKey, obj: Obj, extra: readonly number[] | undefined): number[] {
+  const out: (number | undefined)[] = [...(extra ?? [])];
+  const [space, type, instance] = key;
+  if (space === 1 && type === 2) {
+    out.push(instance);
+    for (const auth of [obj.owner, obj.active] as ({ account_auths?: [string, number][] } | undefined)[]) for (const [a] of auth?.account_auths ?? []) out.push(accountOf(a));
+  } else if (space === 1 && type === 3) out.push(accountOf(obj.issuer));
+  else if (space === 1 && type === 6) out.push(accountOf(obj.witness_account));
+  else if (space === 2 && (type === 5 || type === 6)) out.push(accountOf(obj.owner));
+  return out.filter((a): a is number => a !== undefined);
+}
+
 export class ChainState {
   private readonly cache = new Map<string, { key: ObjectKey; obj: Obj; dirty: boolean; created: boolean }>();
   private readonly counters = new Map<string, number>();
   private readonly removed = new Set<string>();
   /** account instances whose objects or history this transaction touched */
   readonly impactedAccounts = new Set<number>();
+  /** accounts an object concerns that its own fields do not name (an operation's impacted accounts) */
+  private readonly relevant = new Map<string, readonly number[]>();
+
+  noteRelevantAccounts(id: string, accounts: readonly number[]): void {
+    this.relevant.set(id, accounts);
+  }
 
   constructor(readonly store: ChainStore) {}
 
@@ -90,11 +114,15 @@ export class ChainState {
 
   /** Writes every changed object and counter; returns what changed. */
   flush(): ChangeSet {
-    const changes: ChangeSet = { created: [], changed: [], removed: [...this.removed] };
+    const changes: ChangeSet = { created: [], changed: [], removed: [...this.removed], json: new Map(), createdAccounts: new Set(), changedAccounts: new Set() };
     for (const [id, e] of this.cache) {
       if (!e.dirty) continue;
-      this.store.objects.putSync(e.key, Buffer.from(JSON.stringify(e.obj)));
+      const json = JSON.stringify(e.obj);
+      this.store.objects.putSync(e.key, Buffer.from(json));
       (e.created ? changes.created : changes.changed).push(id);
+      changes.json.set(id, json);
+      const into = e.created ? changes.createdAccounts : changes.changedAccounts;
+      for (const a of relevantAccounts(e.key, e.obj, this.relevant.get(id))) into.add(a);
       e.dirty = false;
       e.created = false;
     }

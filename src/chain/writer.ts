@@ -27,6 +27,14 @@ export interface ChangeSet {
   created: string[];
   changed: string[];
   removed: string[];
+  /** the served JSON of every created and changed object, by id */
+  json: Map<string, string>;
+  /**
+   * Accounts each batch concerns (Core's get_relevant_accounts over the batch's objects): the
+   * notices of a block go to every session subscribed to one of them.
+   */
+  createdAccounts: Set<number>;
+  changedAccounts: Set<number>;
 }
 
 /** BitShares' special accounts 1.2.0–1.2.5, as db_init.cpp creates them. */
@@ -168,6 +176,7 @@ function recordOperation(
     block_time: o.blockTime,
   }));
   // Core's history plugin visits the impacted accounts in ascending id order (a flat_set).
+  state.noteRelevantAccounts(`1.11.${instance}`, o.accounts);
   for (const account of [...new Set(o.accounts)].sort((a, b) => a - b)) {
     const stats = state.get([2, 6, account]);
     const seq = Number(stats.total_ops) + 1;

@@ -50,6 +50,18 @@ function methodNameFrom(v: unknown): string {
 
 type Outcome = { json: string } | { bytes: Uint8Array } | { error: WireError };
 
+/** database_api calls that subscribe to what they return, and the position of their `subscribe` flag. */
+const SUBSCRIBING: Readonly<Record<string, number>> = { get_objects: 1, get_accounts: 1, get_full_accounts: 1, lookup_accounts: 2, get_assets: 1 };
+
+/** Whether this call subscribes its session (Core's get_whether_to_subscribe). */
+function subscribes(s: Session, set: string, method: string, args: unknown[]): boolean {
+  if (set !== 'database' || s.subs.callback === undefined) return false;
+  const at = SUBSCRIBING[method];
+  if (at === undefined) return false;
+  const flag = args[at];
+  return s.subs.wants(flag === undefined || flag === null ? undefined : Boolean(flag));
+}
+
 /** Runs a login-API method by name with no arguments and reads its result as an API ID. */
 function resolveNamedApi(s: Session, name: string): number {
   const outcome = invokeLocal(s, 1, name, []);
@@ -94,9 +106,15 @@ async function invoke(s: Session, req: RpcRequest, apiId: number, method: string
       return { error: toWireError(err) };
     }
   }
-  if (target.spec.runsIn === 'main') return { error: protocolError(RPC.INTERNAL) };
-  const answer = await s.deps.pool.run({ set: target.spec.name, method, params: args, head: resultPrefix(req) });
-  return answer instanceof Uint8Array ? { bytes: answer } : answer;
+  if (target.spec.runsIn === 'main' || target.spec.methods[method]?.runsIn === 'main') return { error: protocolError(RPC.INTERNAL) };
+  const subscribe = subscribes(s, target.spec.name, method, args);
+  const answer = await s.deps.pool.run({ set: target.spec.name, method, params: args, head: resultPrefix(req), subscribe });
+  if (answer instanceof Uint8Array) return { bytes: answer };
+  if ('error' in answer) return answer;
+  // Registered before the reply is queued: notices for these objects follow the reply.
+  s.deps.subscriptions.subscribeIds(s, answer.subscriptions.ids);
+  s.deps.subscriptions.subscribeAccounts(s, answer.subscriptions.accounts, s.deps.config.apiLimits.api_limit_get_full_accounts_subscribe);
+  return { bytes: answer.bytes };
 }
 
 async function route(s: Session, req: RpcRequest): Promise<Outcome> {

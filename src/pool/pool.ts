@@ -8,7 +8,7 @@ import { RPC, protocolError, type WireError } from '../errors.js';
 
 export interface CallPool {
   /** Runs one call; resolves to the reply bytes or to an error. Never rejects. */
-  run(task: PoolTask): Promise<Uint8Array | { error: WireError }>;
+  run(task: PoolTask): Promise<PoolAnswer>;
   /** Calls waiting for a worker. */
   readonly queued: number;
   /** Tells the workers that the store changed (after a block): their next reads see it. */

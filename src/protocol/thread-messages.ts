@@ -10,10 +10,19 @@ export interface PoolTask {
   readonly params: unknown[];
   /** the reply's text up to and including `"result":`; the worker appends the result and `}` */
   readonly head: string;
+  /** whether the caller's session subscribes to the objects this call returns */
+  readonly subscribe?: boolean;
 }
 
-/** A worker's answer: the finished reply bytes (transferred), or an error as plain data. */
-export type PoolAnswer = Uint8Array | { readonly error: WireError };
+/** What a subscribing call asks the front end to watch for its session. */
+export interface Subscriptions {
+  readonly ids: readonly string[];
+  readonly accounts: readonly number[];
+}
+
+/** A worker's answer: the finished reply bytes (transferred), with subscriptions when the call made
+ * some, or an error as plain data. */
+export type PoolAnswer = Uint8Array | { readonly bytes: Uint8Array; readonly subscriptions: Subscriptions } | { readonly error: WireError };
 
 /** What each worker thread receives: the config, and a counter it bumps once its store is open. */
 export interface WorkerInit {

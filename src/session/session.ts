@@ -15,6 +15,7 @@ import { dispatch, type LocalHandler } from '../dispatch/dispatcher.js';
 import type { BlockProducer } from '../chain/producer.js';
 import type { Confirmations, Waiter } from './confirmations.js';
 import { u64 } from '../chain/fc-json.js';
+import { SessionSubscriptions, type SubscriptionHub } from './subscriptions.js';
 
 /** A finished reply, or null when the request wants none (a notification). */
 export type Reply = { readonly body: string | Uint8Array; readonly status: number } | null;
@@ -29,6 +30,7 @@ export interface SessionDeps {
   readonly localHandlers: ReadonlyMap<string, Readonly<Record<string, LocalHandler>>>;
   readonly producer: BlockProducer;
   readonly confirmations: Confirmations;
+  readonly subscriptions: SubscriptionHub;
   readonly log: Logger;
 }
 
@@ -52,6 +54,8 @@ export class Session {
   private readonly queue: Slot[] = [];
   private closed = false;
   private readonly waiters = new Set<Waiter>();
+  /** database_api subscription state of this connection */
+  readonly subs = new SessionSubscriptions();
 
   constructor(
     readonly deps: SessionDeps,
@@ -144,8 +148,13 @@ export class Session {
    * notice never overtakes the reply to the call that registered its callback.
    */
   notice(callbackId: bigint, payloadJson: string): void {
+    this.sendNotice(`{"method":"notice","params":[${JSON.stringify(u64(callbackId))},[${payloadJson}]]}`);
+  }
+
+  /** A finished notice text, in reply order. */
+  sendNotice(text: string): void {
     if (this.closed) return;
-    this.enqueue(Promise.resolve({ body: `{"method":"notice","params":[${JSON.stringify(u64(callbackId))},[${payloadJson}]]}`, status: 200 }));
+    this.enqueue(Promise.resolve({ body: text, status: 200 }));
   }
 
   /** Wraps a confirmation waiter so that it does nothing once the session is closed, and is forgotten then. */
@@ -164,5 +173,6 @@ export class Session {
     this.queue.length = 0;
     for (const w of this.waiters) this.deps.confirmations.drop(w);
     this.waiters.clear();
+    this.deps.subscriptions.forget(this);
   }
 }

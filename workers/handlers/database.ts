@@ -419,6 +419,8 @@ export const databaseHandlers = {
       const id = asObjectId(v);
       return [id.space, id.type, id.instance] as Key;
     });
+    // Core subscribes to each requested id, except operation history (1.11.x, 2.9.x).
+    for (const k of keys) if (!((k[0] === 1 && k[1] === 11) || (k[0] === 2 && k[1] === 9))) out.subscribe(`${k[0]}.${k[1]}.${k[2]}`);
     writeObjects(ctx, out, keys);
   },
 
@@ -538,6 +540,7 @@ export const databaseHandlers = {
   get_accounts(ctx, [namesOrIds], out) {
     const keys = asArray(namesOrIds).map((v) => {
       const instance = resolveAccount(ctx, asString(v), false);
+      if (instance !== undefined) out.subscribe(`1.2.${instance}`);
       return instance === undefined ? undefined : ([1, 2, instance] as Key);
     });
     writeObjects(ctx, out, keys);
@@ -553,6 +556,8 @@ export const databaseHandlers = {
       const instance = resolveAccount(ctx, n, false);
       if (instance !== undefined) found.set(n, instance);
     }
+    // Subscribing follows the caller's order; the front end caps it at api_limit_get_full_accounts_subscribe.
+    for (const instance of found.values()) out.subscribeAccount(instance);
     const requested = [...found.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     writeList(out, requested.length, (i) => {
       const key = requested[i]!;
@@ -619,6 +624,8 @@ export const databaseHandlers = {
     checkLimit('lookup_accounts', limit, ctx.config.apiLimits.api_limit_lookup_accounts);
     const pairs: [string, string][] = [];
     if (limit > 0) for (const { key, value } of ctx.store.accountNames.getRange({ start: lower, limit })) pairs.push([key, `1.2.${value}`]);
+    // Core subscribes only when exactly one account was asked for.
+    if (limit === 1) for (const [, id] of pairs) out.subscribe(id);
     out.json(pairs);
   },
 
@@ -659,6 +666,7 @@ export const databaseHandlers = {
 
   get_assets(ctx, [symbolsOrIds], out) {
     const instances = asArray(symbolsOrIds).map((v) => resolveAsset(ctx, asString(v), false));
+    for (const i of instances) if (i !== undefined) out.subscribe(`1.3.${i}`);
     writeList(out, instances.length, (i) => writeExtendedAsset(ctx, out, instances[i]));
   },
 

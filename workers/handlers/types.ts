@@ -7,4 +7,7 @@ import type { ReplyWriter } from '../reply-writer.js';
 /** Writes the call's result JSON into `out`. Throws RpcError for an fc-style failure. */
 export type Handler = (ctx: WorkerContext, params: unknown[], out: ReplyWriter) => void | Promise<void>;
 
-export type HandlersFor<S extends ApiSetSpec> = { readonly [M in keyof S['methods']]: Handler };
+/** One handler per method the pool serves; methods marked to run in the front end have none. */
+export type HandlersFor<S extends ApiSetSpec> = {
+  readonly [M in keyof S['methods'] as S['methods'][M] extends { runsIn: 'main' } ? never : M]: Handler;
+};

@@ -1,9 +1,7 @@
 // database_api (reference §4.1): every function of BitShares Core's FC_API list, in its order, with
-// its exact parameters (fc::optional<> ones marked opt). The subscription functions
-// (set_subscribe_callback, set_auto_subscription, set_pending_transaction_callback,
-// set_block_applied_callback, cancel_all_subscriptions, subscribe_to_market,
-// unsubscribe_from_market) need session state and are added with the subscription layer.
-import { defineApiSet, method, opt, req } from '../types.js';
+// its exact parameters (fc::optional<> ones marked opt). The subscription functions need session
+// state and run in the front end (frontEnd); everything else runs in the worker pool.
+import { defineApiSet, frontEnd, method, opt, req } from '../types.js';
 
 /** The `limit, start_id` tail of the list_X / get_X_by_Y functions: both optional. */
 const page = [opt('limit'), opt('start_id')] as const;
@@ -17,6 +15,12 @@ export const databaseApi = defineApiSet({
   methods: {
     // Objects
     get_objects: method(req('ids'), opt('subscribe')),
+    // Subscriptions
+    set_subscribe_callback: frontEnd(req('cb'), req('notify_remove_create')),
+    set_auto_subscription: frontEnd(req('enable')),
+    set_pending_transaction_callback: frontEnd(req('cb')),
+    set_block_applied_callback: frontEnd(req('cb')),
+    cancel_all_subscriptions: frontEnd(),
     // Blocks and transactions
     get_block_header: method(req('block_num'), opt('with_witness_signature')),
     get_block_header_batch: method(req('block_nums'), opt('with_witness_signatures')),
@@ -67,6 +71,8 @@ export const databaseApi = defineApiSet({
     get_settle_orders_by_account: method(req('account_name_or_id'), req('start'), req('limit')),
     get_margin_positions: method(req('account_name_or_id')),
     get_collateral_bids: method(req('asset'), req('limit'), req('start')),
+    subscribe_to_market: frontEnd(req('callback'), req('a'), req('b')),
+    unsubscribe_from_market: frontEnd(req('a'), req('b')),
     get_ticker: method(req('base'), req('quote')),
     get_24_volume: method(req('base'), req('quote')),
     get_top_markets: method(req('limit')),

@@ -1,0 +1,178 @@
+// Subscriptions and notices (database_api.cpp handle_object_changed, reference §3.6), for every
+// WebSocket session, fanned out by the front end once per block.
+//
+// Core's rule, kept here: when a block creates or changes objects, a session with a subscribe
+// callback receives those objects if it subscribed to their ids, or — for the whole batch — if one
+// of its subscribed accounts is among the accounts the batch concerns (then it gets every object of
+// the batch: Core decides per batch, not per object). New objects also go to sessions that asked for
+// all creations (set_subscribe_callback(cb, true)). Removed objects go as id strings.
+//
+// Payloads are built once per block and shared: a session whose accounts are concerned gets the
+// same bytes as every other such session, with its own callback id in front.
+
+import type { ProducedBlock } from '../chain/producer.js';
+import type { SignedTransactionJson } from '../chain/writer.js';
+import type { Session } from './session.js';
+
+/** One session's subscription state (database_api_impl's members). */
+export class SessionSubscriptions {
+  callback: bigint | undefined;
+  notifyRemoveCreate = false;
+  autoSubscription = true;
+  readonly ids = new Set<string>();
+  readonly accounts = new Set<number>();
+  blockAppliedCallback: bigint | undefined;
+  pendingTransactionCallback: bigint | undefined;
+  /** "a:b" → callback, for subscribe_to_market (no market exists on this chain, so they never fire) */
+  readonly markets = new Map<string, bigint>();
+
+  /** get_whether_to_subscribe: never without a callback; the argument if given; else the auto flag. */
+  wants(subscribe: boolean | undefined): boolean {
+    if (this.callback === undefined) return false;
+    return subscribe ?? this.autoSubscription;
+  }
+}
+
+const notice = (cb: bigint, payload: string): string => `{"method":"notice","params":[${cb <= 0xffffffffn ? cb.toString() : `"${cb}"`},[${payload}]]}`;
+
+export class SubscriptionHub {
+  /** object id → sessions subscribed to it */
+  private readonly byId = new Map<string, Set<Session>>();
+  /** account instance → sessions subscribed to it */
+  private readonly byAccount = new Map<number, Set<Session>>();
+  private readonly allCreations = new Set<Session>();
+  private readonly blockApplied = new Set<Session>();
+  private readonly pendingTransactions = new Set<Session>();
+
+  private static add<K>(index: Map<K, Set<Session>>, key: K, s: Session): void {
+    let set = index.get(key);
+    if (!set) index.set(key, (set = new Set()));
+    set.add(s);
+  }
+
+  private static remove<K>(index: Map<K, Set<Session>>, key: K, s: Session): void {
+    const set = index.get(key);
+    if (!set) return;
+    set.delete(s);
+    if (set.size === 0) index.delete(key);
+  }
+
+  subscribeIds(s: Session, ids: Iterable<string>): void {
+    for (const id of ids) {
+      s.subs.ids.add(id);
+      SubscriptionHub.add(this.byId, id, s);
+    }
+  }
+
+  /** Adds accounts while the session holds fewer than `limit` (api_limit_get_full_accounts_subscribe). */
+  subscribeAccounts(s: Session, accounts: Iterable<number>, limit: number): void {
+    for (const a of accounts) {
+      if (s.subs.accounts.size >= limit) return;
+      s.subs.accounts.add(a);
+      SubscriptionHub.add(this.byAccount, a, s);
+      this.subscribeIds(s, [`1.2.${a}`]);
+    }
+  }
+
+  setCallback(s: Session, cb: bigint, notifyRemoveCreate: boolean): void {
+    // set_subscribe_callback first cancels the object and account subscriptions (not the markets).
+    this.clearObjects(s);
+    s.subs.callback = cb;
+    s.subs.notifyRemoveCreate = notifyRemoveCreate;
+    if (notifyRemoveCreate) this.allCreations.add(s);
+  }
+
+  setBlockApplied(s: Session, cb: bigint): void {
+    s.subs.blockAppliedCallback = cb;
+    this.blockApplied.add(s);
+  }
+
+  setPendingTransactions(s: Session, cb: bigint): void {
+    s.subs.pendingTransactionCallback = cb;
+    this.pendingTransactions.add(s);
+  }
+
+  private clearObjects(s: Session): void {
+    for (const id of s.subs.ids) SubscriptionHub.remove(this.byId, id, s);
+    for (const a of s.subs.accounts) SubscriptionHub.remove(this.byAccount, a, s);
+    s.subs.ids.clear();
+    s.subs.accounts.clear();
+    s.subs.notifyRemoveCreate = false;
+    this.allCreations.delete(s);
+  }
+
+  /**
+   * cancel_all_subscriptions: the subscribe callback, object and account subscriptions and markets.
+   * As in Core, the block-applied and pending-transaction callbacks stay.
+   */
+  cancelAll(s: Session): void {
+    this.clearObjects(s);
+    s.subs.callback = undefined;
+    s.subs.markets.clear();
+  }
+
+  /** A closed session leaves every index. */
+  forget(s: Session): void {
+    this.cancelAll(s);
+    this.blockApplied.delete(s);
+    this.pendingTransactions.delete(s);
+  }
+
+  onBlock(block: ProducedBlock): void {
+    const { changes } = block;
+    this.objectNotices(changes.created, changes.createdAccounts, changes.json, true);
+    this.objectNotices(changes.changed, changes.changedAccounts, changes.json, false);
+    if (changes.removed.length > 0) this.removedNotices(changes.removed);
+    if (this.blockApplied.size > 0) {
+      const payload = JSON.stringify(block.blockId);
+      for (const s of this.blockApplied) if (s.subs.blockAppliedCallback !== undefined) s.sendNotice(notice(s.subs.blockAppliedCallback, payload));
+    }
+  }
+
+  onPendingTransaction(trx: SignedTransactionJson): void {
+    if (this.pendingTransactions.size === 0) return;
+    const payload = JSON.stringify(trx);
+    for (const s of this.pendingTransactions) if (s.subs.pendingTransactionCallback !== undefined) s.sendNotice(notice(s.subs.pendingTransactionCallback, payload));
+  }
+
+  private objectNotices(ids: readonly string[], accounts: ReadonlySet<number>, json: ReadonlyMap<string, string>, created: boolean): void {
+    if (ids.length === 0) return;
+    // Sessions that get the whole batch: every account subscriber concerned, and (for creations)
+    // those that asked for all creations. Their payload is built once.
+    const whole = new Set<Session>(created ? this.allCreations : []);
+    for (const a of accounts) for (const s of this.byAccount.get(a) ?? []) whole.add(s);
+    let wholePayload: string | undefined;
+    for (const s of whole) {
+      if (s.subs.callback === undefined) continue;
+      wholePayload ??= `[${ids.map((id) => json.get(id)).join(',')}]`;
+      s.sendNotice(notice(s.subs.callback, wholePayload));
+    }
+    // Sessions subscribed to some of the ids only.
+    const partial = new Map<Session, string[]>();
+    for (const id of ids) {
+      for (const s of this.byId.get(id) ?? []) {
+        if (whole.has(s)) continue;
+        let list = partial.get(s);
+        if (!list) partial.set(s, (list = []));
+        list.push(id);
+      }
+    }
+    for (const [s, list] of partial) {
+      if (s.subs.callback === undefined) continue;
+      s.sendNotice(notice(s.subs.callback, `[${list.map((id) => json.get(id)).join(',')}]`));
+    }
+  }
+
+  private removedNotices(ids: readonly string[]): void {
+    const payload = JSON.stringify(ids);
+    for (const s of this.allCreations) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, payload));
+    const partial = new Map<Session, string[]>();
+    for (const id of ids) for (const s of this.byId.get(id) ?? []) if (!this.allCreations.has(s)) (partial.get(s) ?? partial.set(s, []).get(s)!).push(id);
+    for (const [s, list] of partial) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, JSON.stringify(list)));
+  }
+
+  /** For tests and metrics. */
+  get sessionsWithBlockCallback(): number {
+    return this.blockApplied.size;
+  }
+}
