@@ -1,0 +1,188 @@
+// Subscriptions and notices over real WebSocket connections (reference §3.6, clients.md §1.4).
+import test from 'ava';
+import { fixture, startTestNode } from './helpers/node.js';
+import { WsClient, basic } from './helpers/clients.js';
+import { DEV_WIF, op } from './helpers/chain.js';
+import { rpc, signedTx } from './helpers/tx.js';
+
+const ANY = { authorization: basic('anypass', 'x') };
+const generate = (url: string, n = 1) => rpc(url, 'debug', 'debug_generate_blocks', [DEV_WIF, n], ANY);
+
+async function devnet(t: any, options: Record<string, string> = {}) {
+  const node = await startTestNode(t, { 'api-access': fixture('api-access.json'), ...options });
+  await generate(node.httpUrl, 1);
+  return node;
+}
+
+async function client(t: any, url: string): Promise<WsClient> {
+  const ws = await WsClient.connect(url);
+  t.teardown(() => ws.close());
+  return ws;
+}
+
+/** Reads messages until one is a notice; returns it parsed. */
+async function nextNotice(ws: WsClient): Promise<{ method: string; params: [number, unknown[]] }> {
+  for (;;) {
+    const m = JSON.parse(await ws.next());
+    if (m.method === 'notice') return m;
+  }
+}
+
+const transfer = async (url: string, to = '1.2.0', amount = 1000) =>
+  rpc(url, 'network_broadcast', 'broadcast_transaction', [await signedTx(url, [op.transfer('1.2.6', to, amount)], [DEV_WIF])]);
+
+test('get_full_accounts with subscribe sends the account\'s changed objects after each block that concerns it', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  const ws = await client(t, wsUrl);
+  t.deepEqual(await ws.call({ id: 5, method: 'call', params: [0, 'set_subscribe_callback', [5, false]] }), { id: 5, result: null });
+  const full = await ws.call({ id: 6, method: 'call', params: [0, 'get_full_accounts', [['nathan'], true]] });
+  t.is(full.result[0][0], 'nathan');
+  await transfer(httpUrl, '1.2.0', 4321);
+  await generate(httpUrl);
+  // As in Core: one notice for the new objects of the block, then one for the changed ones.
+  const created = await nextNotice(ws);
+  const changed = await nextNotice(ws);
+  for (const n of [created, changed]) {
+    t.is(n.params[0], 5);
+    t.false('id' in n);
+  }
+  const createdIds = (created.params[1][0] as { id: string }[]).map((o) => o.id);
+  const changedIds = (changed.params[1][0] as { id: string }[]).map((o) => o.id);
+  t.true(createdIds.some((id) => id.startsWith('1.11.')), `the transfer's history object among ${createdIds}`);
+  t.true(changedIds.includes('2.6.6'), `statistics of nathan among ${changedIds}`);
+  t.true(changedIds.some((id) => id.startsWith('2.5.')), 'nathan\'s balance among the changed objects');
+});
+
+test('get_objects subscribes to each id by default once a callback is set; set_auto_subscription(false) stops that', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  const ws = await client(t, wsUrl);
+  await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] });
+  await ws.call({ id: 2, method: 'get_objects', params: [['2.1.0']] });
+  await generate(httpUrl);
+  const n = await nextNotice(ws);
+  t.is(n.params[0], 1);
+  t.deepEqual((n.params[1][0] as { id: string }[]).map((o) => o.id), ['2.1.0']);
+
+  const other = await client(t, wsUrl);
+  await other.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [9, false]] });
+  await other.call({ id: 2, method: 'call', params: [0, 'set_auto_subscription', [false]] });
+  await other.call({ id: 3, method: 'get_objects', params: [['2.1.0']] });
+  await generate(httpUrl);
+  await nextNotice(ws);
+  t.true(await other.quiet(300), 'no notice without subscription');
+  // An explicit flag still subscribes.
+  await other.call({ id: 4, method: 'get_objects', params: [['2.1.0'], true] });
+  await generate(httpUrl);
+  t.is((await nextNotice(other)).params[0], 9);
+});
+
+test('without a subscribe callback nothing subscribes, and other connections never get this one\'s notices', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  const quiet = await client(t, wsUrl);
+  await quiet.call({ id: 1, method: 'get_objects', params: [['2.1.0'], true] });
+  const loud = await client(t, wsUrl);
+  await loud.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [77, false]] });
+  await loud.call({ id: 2, method: 'get_objects', params: [['2.1.0']] });
+  await generate(httpUrl);
+  t.is((await nextNotice(loud)).params[0], 77);
+  t.true(await quiet.quiet(300));
+});
+
+test('set_block_applied_callback sends each new block id', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  const ws = await client(t, wsUrl);
+  t.deepEqual(await ws.call({ id: 3, method: 'call', params: [0, 'set_block_applied_callback', [3]] }), { id: 3, result: null });
+  await generate(httpUrl, 2);
+  const a = await nextNotice(ws);
+  const b = await nextNotice(ws);
+  const head = (await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result;
+  t.deepEqual(a.params[0], 3);
+  t.regex(a.params[1][0] as string, /^00000002[0-9a-f]{32}$/);
+  t.deepEqual(b.params[1], [head.head_block_id]);
+});
+
+test('set_pending_transaction_callback sends each accepted transaction', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  const ws = await client(t, wsUrl);
+  await ws.call({ id: 4, method: 'call', params: [0, 'set_pending_transaction_callback', [4]] });
+  const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.1', 55)], [DEV_WIF]);
+  await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [trx]);
+  const n = await nextNotice(ws);
+  t.is(n.params[0], 4);
+  t.deepEqual(n.params[1][0], trx);
+});
+
+test('after cancel_all_subscriptions no object notices arrive', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  const ws = await client(t, wsUrl);
+  await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] });
+  await ws.call({ id: 2, method: 'call', params: [0, 'get_full_accounts', [['nathan'], true]] });
+  await ws.call({ id: 3, method: 'get_objects', params: [['2.1.0']] });
+  await generate(httpUrl);
+  await nextNotice(ws);
+  t.deepEqual(await ws.call({ id: 4, method: 'call', params: [0, 'cancel_all_subscriptions', []] }), { id: 4, result: null });
+  await transfer(httpUrl);
+  await generate(httpUrl, 2);
+  t.true(await ws.quiet(400), 'silent after cancel_all_subscriptions');
+});
+
+test('subscribing to all creations needs enable-subscribe-to-all', async (t) => {
+  const off = await devnet(t);
+  const ws = await client(t, off.wsUrl);
+  const r = await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, true]] });
+  t.regex(r.error.message, /Subscribing to universal object creation and removal is disallowed in this server\./);
+
+  const on = await devnet(t, { 'enable-subscribe-to-all': 'true' });
+  const all = await client(t, on.wsUrl);
+  await all.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [8, true]] });
+  await transfer(on.httpUrl, '1.2.3', 10);
+  await generate(on.httpUrl);
+  const created = await nextNotice(all);
+  t.is(created.params[0], 8);
+  t.true((created.params[1][0] as { id: string }[]).some((o) => o.id.startsWith('1.11.')), 'the new operation history object');
+});
+
+test('api-limit-get-full-accounts-subscribe caps the accounts one connection subscribes to', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t, { 'api-limit-get-full-accounts-subscribe': '1' });
+  const ws = await client(t, wsUrl);
+  await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] });
+  // Only committee-account (first) is subscribed; witness-account is over the cap.
+  await ws.call({ id: 2, method: 'call', params: [0, 'get_full_accounts', [['committee-account', 'witness-account'], true]] });
+  await transfer(httpUrl, '1.2.1', 10);
+  await generate(httpUrl);
+  t.true(await ws.quiet(400), 'a change to the uncapped account sends nothing');
+  await transfer(httpUrl, '1.2.0', 10);
+  await generate(httpUrl);
+  t.is((await nextNotice(ws)).params[0], 1);
+});
+
+test('subscription calls are refused over HTTP with a clear error', async (t) => {
+  const { httpUrl } = await devnet(t);
+  for (const [method, params] of [
+    ['set_subscribe_callback', [1, false]],
+    ['set_block_applied_callback', [1]],
+    ['set_pending_transaction_callback', [1]],
+    ['cancel_all_subscriptions', []],
+  ] as const) {
+    t.regex((await rpc(httpUrl, 'database', method, [...params])).error.message, /needs a WebSocket connection/, method);
+  }
+});
+
+test('a notice never precedes the reply that registered its callback', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t, { 'block-interval': '1' });
+  const ws = await client(t, wsUrl);
+  // Pipelined: the callback and many reads; every reply comes before any notice they cause.
+  ws.send(JSON.stringify({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] }));
+  for (let i = 2; i < 40; i++) ws.send(JSON.stringify({ id: i, method: 'get_objects', params: [['2.1.0']] }));
+  let lastReply = 0;
+  for (let seen = 0; seen < 45; seen++) {
+    const m = JSON.parse(await ws.next(5000));
+    if (m.method === 'notice') {
+      t.true(lastReply >= 2, 'the notice came after the replies that subscribed');
+      break;
+    }
+    t.is(m.id, lastReply + 1);
+    lastReply = m.id;
+  }
+  void httpUrl;
+});
