@@ -15,8 +15,8 @@
 // the wrong space/type throws an Error naming the path, instead of silently becoming 0.
 
 import { createHash } from 'node:crypto';
-import { parseFcTime } from './fc-json.js';
-import { parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
+import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
+import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
 
 // ---------------------------------------------------------------------------------------------
 // Writer
@@ -186,6 +186,12 @@ type SortKey = bigint | Uint8Array;
 interface Type {
   readonly name: string;
   pack(w: Writer, v: unknown, path: string): void;
+  /**
+   * The value as Core writes it back after reading it (from_variant then to_variant): numbers in fc's
+   * formats, sets sorted, ids and keys in canonical text, optional fields that are unset left out
+   * (undefined). What the chain stores and serves is this, never the client's own spelling.
+   */
+  json(v: unknown, path: string): unknown;
   /** The value Core's `operator<` compares; only types used as set elements or map keys have it. */
   sortKey?(v: unknown, path: string): SortKey;
   /** A struct field of this type may be absent from the JSON (optional<T>, extensions). */
@@ -202,6 +208,7 @@ function integer(name: string, min: bigint, max: bigint, write: (w: Writer, n: b
   return {
     name,
     pack: (w, v, path) => write(w, integerIn(v, path, min, max, name)),
+    json: (v, path) => (min < 0n ? i64 : u64)(integerIn(v, path, min, max, name)),
     sortKey: (v, path) => integerIn(v, path, min, max, name),
   };
 }
@@ -219,6 +226,7 @@ const bool: Type = {
     if (typeof v !== 'boolean') fail(path, `expected true or false, got ${describe(v)}`);
     w.bool(v);
   },
+  json: (v) => v,
 };
 
 const string: Type = {
@@ -227,12 +235,14 @@ const string: Type = {
     if (typeof v !== 'string') fail(path, `expected a string, got ${describe(v)}`);
     w.string(v);
   },
+  json: (v) => v,
 };
 
 /** vector<char>, written in JSON as hex (fc variant.cpp). */
 const bytes: Type = {
   name: 'bytes',
   pack: (w, v, path) => w.bytes(hexBytes(v, path)),
+  json: (v, path) => toHex(hexBytes(v, path)),
 };
 
 /** A fixed-size hash or signature (ripemd160 = 20, compact_signature = 65): raw bytes, hex in JSON. */
@@ -240,6 +250,7 @@ function fixedBytes(name: string, size: number): Type {
   return {
     name,
     pack: (w, v, path) => w.raw(hexBytes(v, path, size)),
+    json: (v, path) => toHex(hexBytes(v, path, size)),
     sortKey: (v, path) => hexBytes(v, path, size),
   };
 }
@@ -253,6 +264,11 @@ const timePointSec: Type = {
     const s = typeof v === 'string' ? parseFcTime(v) : NaN;
     if (Number.isNaN(s) || s < 0 || s > 0xffffffff) fail(path, `expected a time "YYYY-MM-DDTHH:MM:SS", got ${describe(v)}`);
     w.uint32(s);
+  },
+  json(v, path) {
+    const s = typeof v === 'string' ? parseFcTime(v) : NaN;
+    if (Number.isNaN(s)) fail(path, `expected a time "YYYY-MM-DDTHH:MM:SS", got ${describe(v)}`);
+    return fcTime(s);
   },
 };
 
@@ -279,7 +295,7 @@ function typedId(space: number, type: number, what: string): Type {
     if (id.space !== BigInt(space) || id.type !== BigInt(type)) fail(path, `expected ${what} id ${space}.${type}.x, got ${describe(v)}`);
     return id.instance;
   };
-  return { name: `${what}_id`, pack: (w, v, path) => w.varint(instance(v, path)), sortKey: instance };
+  return { name: `${what}_id`, pack: (w, v, path) => w.varint(instance(v, path)), json: (v, path) => `${space}.${type}.${instance(v, path)}`, sortKey: instance };
 }
 const accountId = typedId(1, 2, 'account');
 const assetId = typedId(1, 3, 'asset');
@@ -296,6 +312,10 @@ function objectIdNumber(v: unknown, path: string): bigint {
 const objectIdType: Type = {
   name: 'object_id_type',
   pack: (w, v, path) => w.uint64(objectIdNumber(v, path)),
+  json(v, path) {
+    const id = parseObjectId(v, path);
+    return `${id.space}.${id.type}.${id.instance}`;
+  },
   sortKey: objectIdNumber,
 };
 
@@ -303,6 +323,7 @@ const objectIdType: Type = {
 const publicKey: Type = {
   name: 'public_key',
   pack: (w, v, path) => w.raw(parsePublicKeyAt(v, path)),
+  json: (v, path) => formatPublicKey(parsePublicKeyAt(v, path)),
   sortKey: (v, path) => publicKeyAddress(parsePublicKeyAt(v, path)),
 };
 
@@ -318,6 +339,7 @@ function parsePublicKeyAt(v: unknown, path: string): Uint8Array {
 const address: Type = {
   name: 'address',
   pack: (w, v, path) => w.raw(parseAddressAt(v, path)),
+  json: (v, path) => formatAddress(parseAddressAt(v, path)),
   sortKey: (v, path) => parseAddressAt(v, path),
 };
 
@@ -344,6 +366,10 @@ function voteIdContent(v: unknown, path: string): bigint {
 const voteId: Type = {
   name: 'vote_id',
   pack: (w, v, path) => w.uint32(Number(voteIdContent(v, path))),
+  json(v, path) {
+    const c = voteIdContent(v, path);
+    return `${c & 0xffn}:${c >> 8n}`;
+  },
   sortKey: voteIdContent,
 };
 
@@ -360,6 +386,7 @@ function optional(t: Type): Type {
         t.pack(w, v, path);
       }
     },
+    json: (v, path) => (v === undefined || v === null ? undefined : t.json(v, path)),
   };
 }
 
@@ -377,6 +404,7 @@ function vector(t: Type): Type {
       w.varint(items.length);
       items.forEach((item, i) => t.pack(w, item, `${path}[${i}]`));
     },
+    json: (v, path) => expectArray(v, path).map((item, i) => t.json(item, `${path}[${i}]`)),
   };
 }
 
@@ -399,12 +427,25 @@ function packSorted(w: Writer, items: unknown[], path: string, key: (item: unkno
   for (const e of entries) w.raw(e.bytes);
 }
 
+/** The items of a flat_set/flat_map JSON array in Core's order: sorted by key, first of equals kept. */
+function sortedUnique(items: unknown[], path: string, key: (item: unknown, p: string) => SortKey): [unknown, string][] {
+  const entries: { key: SortKey; item: unknown; p: string }[] = [];
+  items.forEach((item, i) => {
+    const p = `${path}[${i}]`;
+    const k = key(item, p);
+    if (!entries.some((e) => compareKeys(e.key, k) === 0)) entries.push({ key: k, item, p });
+  });
+  entries.sort((a, b) => compareKeys(a.key, b.key));
+  return entries.map((e) => [e.item, e.p]);
+}
+
 function flatSet(t: Type): Type {
   const key = t.sortKey;
   if (!key) throw new Error(`internal: ${t.name} has no order and cannot be a set element`);
   return {
     name: `flat_set<${t.name}>`,
     pack: (w, v, path) => packSorted(w, expectArray(v, path), path, key, (sw, item, p) => t.pack(sw, item, p)),
+    json: (v, path) => sortedUnique(expectArray(v, path), path, key).map(([item, p]) => t.json(item, p)),
   };
 }
 
@@ -430,6 +471,11 @@ function flatMap(k: Type, val: Type): Type {
           val.pack(sw, b, `${p}[1]`);
         },
       ),
+    json: (v, path) =>
+      sortedUnique(expectArray(v, path), path, (item, p) => key(pair(item, p)[0], `${p}[0]`)).map(([item, p]) => {
+        const [a, b] = pair(item, p);
+        return [k.json(a, `${p}[0]`), val.json(b, `${p}[1]`)];
+      }),
   };
 }
 
@@ -445,6 +491,17 @@ function struct(name: string, fields: ReadonlyArray<readonly [string, Type]>): T
         t.pack(w, value, `${path}.${field}`);
       }
     },
+    json(v, path) {
+      if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
+      const out: Record<string, unknown> = {};
+      for (const [field, t] of fields) {
+        const value = v[field];
+        if (value === undefined && !t.mayBeAbsent) fail(`${path}.${field}`, `missing field of ${name}`);
+        const j = t.json(value, `${path}.${field}`);
+        if (j !== undefined) out[field] = j;
+      }
+      return out;
+    },
   };
 }
 
@@ -455,6 +512,7 @@ function emptyStruct(name: string): Type {
     pack(w, v, path) {
       if (!isObject(v)) fail(path, `expected ${name} {}, got ${describe(v)}`);
     },
+    json: () => ({}),
   };
 }
 
@@ -473,6 +531,13 @@ function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefine
       w.varint(which);
       t.pack(w, v[1], `${path}[1]`);
     },
+    json(v, path) {
+      if (!Array.isArray(v) || v.length !== 2) fail(path, `expected ${name} as [which, value], got ${describe(v)}`);
+      const which = toInteger(v[0], `${path}[0]`);
+      const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
+      if (!t) fail(`${path}[0]`, unknownMessage ? unknownMessage(which) : `unknown or unsupported ${name} alternative ${which}`);
+      return [Number(which), t.json(v[1], `${path}[1]`)];
+    },
   };
 }
 
@@ -488,6 +553,7 @@ const futureExtensions: Type = {
     if (v !== undefined && !(Array.isArray(v) && v.length === 0)) fail(path, `expected an empty extensions array [], got ${describe(v)}`);
     w.varint(0);
   },
+  json: () => [],
 };
 
 /**
@@ -514,6 +580,13 @@ function extension(name: string, fields: ReadonlyArray<readonly [string, Type]>)
         w.varint(i);
         t.pack(w, v[f], `${path}.${f}`);
       }
+    },
+    json(v, path) {
+      const out: Record<string, unknown> = {};
+      if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) return out;
+      if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
+      for (const [f, t] of fields) if (v[f] !== undefined && v[f] !== null) out[f] = t.json(v[f], `${path}.${f}`);
+      return out;
     },
   };
 }
@@ -870,4 +943,9 @@ export function transactionMerkleRoot(transactions: readonly unknown[]): string 
     ids = next;
   }
   return toHex(createHash('ripemd160').update(ids[0] as Uint8Array).digest());
+}
+
+/** A signed transaction as Core stores and serves it (canonical numbers, ids, keys, sorted sets). */
+export function canonicalSignedTransaction(trx: unknown): Record<string, unknown> {
+  return signedTransaction.json(trx, 'trx') as Record<string, unknown>;
 }

@@ -7,7 +7,7 @@
 import { RpcError, assertError } from '../errors.js';
 import type { ChainStore } from './store.js';
 import type { SignedTransactionJson } from './writer.js';
-import { packSignedTransaction, refBlockPrefix, signingDigest, transactionId, SUPPORTED_OPERATIONS } from './serializer.js';
+import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, SUPPORTED_OPERATIONS } from './serializer.js';
 import { signatureKeys, verifyAuthority, type AuthorityJson } from './authority.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 import { fcTime, parseFcTime } from './fc-json.js';
@@ -95,5 +95,7 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
     const paid = BigInt(String(fee.amount ?? 0));
     if (paid < required) fail('core_fee_paid >= core_fee_required: Insufficient Fee Paid: ${paid} paid, ${required} required', { paid: paid.toString(), required: required.toString() });
   }
-  return { id, trx: t };
+  // Stored and served as Core would write it back, whatever the client's spelling (amounts as
+  // strings, unsorted sets…); the binary form, and so the id and signatures, are the same.
+  return { id, trx: canonicalSignedTransaction(t) as unknown as SignedTransactionJson };
 }
