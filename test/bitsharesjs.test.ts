@@ -57,9 +57,14 @@ test.serial('a bitsharesjs transfer with a memo reaches the receiver\'s history 
   });
   await tr.set_required_fees();
   tr.add_signer(nathanKey, nathanKey.toPublicKey().toString('BTS'));
-  const confirmations: unknown[] = [];
-  await tr.broadcast((c: unknown) => confirmations.push(c));
-  t.is(confirmations.length, 1, 'the broadcast callback fired once');
+  // broadcast() calls its argument when the node accepts the transaction, and resolves with the
+  // confirmation notice's payload once the block holding it is applied.
+  let accepted = false;
+  const [confirmation] = await tr.broadcast(() => (accepted = true));
+  t.true(accepted, 'the node accepted the broadcast');
+  t.regex(confirmation.id, /^[0-9a-f]{40}$/);
+  t.true(confirmation.block_num >= 2);
+  t.deepEqual(confirmation.trx.operation_results, [[0, {}]]);
 
   // The receiver's history shows the transfer, memo included.
   const history = (await rpc(httpUrl, 'history', 'get_account_history', ['alice', '1.11.0', 10, '1.11.0'])).result;
