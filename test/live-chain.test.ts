@@ -119,6 +119,13 @@ test('each refusal reason of a transaction says what is wrong', async (t) => {
   const once = await signedTx(httpUrl, transfer(), [DEV_WIF]);
   t.is((await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [once])).result, null);
   t.regex(await refuse(once), /already in the database/);
+  // A signature that is valid but not canonical (s replaced by n - s flips its top bit).
+  const good = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.0', 101)], [DEV_WIF]);
+  const sig = Buffer.from((good.signatures as string[])[0]!, 'hex');
+  const n = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
+  const flipped = (n - BigInt('0x' + sig.subarray(33).toString('hex'))).toString(16).padStart(64, '0');
+  const nonCanonical = Buffer.concat([Buffer.from([sig[0]! ^ 1]), sig.subarray(1, 33), Buffer.from(flipped, 'hex')]).toString('hex');
+  t.regex(await refuse({ ...good, signatures: [nonCanonical] }), /is not canonical/);
   // An operation this chain does not have.
   t.regex(await refuse({ ...once, operations: [[1, {}]] }), /not supported on this chain/);
 });

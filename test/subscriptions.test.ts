@@ -186,3 +186,14 @@ test('a notice never precedes the reply that registered its callback', async (t)
   }
   void httpUrl;
 });
+
+test('subscribe_to_market checks its assets and is kept; unsubscribe_from_market removes it (no market exists to fire)', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [await signedTx(httpUrl, [op.assetCreate('XUSD')], [DEV_WIF])]);
+  await generate(httpUrl);
+  const ws = await client(t, wsUrl);
+  t.deepEqual(await ws.call({ id: 1, method: 'call', params: [0, 'subscribe_to_market', [1, 'BTS', 'XUSD']] }), { id: 1, result: null });
+  t.regex((await ws.call({ id: 2, method: 'call', params: [0, 'subscribe_to_market', [2, 'BTS', 'NOPE']] })).error.message, /no such asset/);
+  t.regex((await ws.call({ id: 3, method: 'call', params: [0, 'subscribe_to_market', [3, 'BTS', '1.3.0']] })).error.message, /asset_a_id != asset_b_id/);
+  t.deepEqual(await ws.call({ id: 4, method: 'call', params: [0, 'unsubscribe_from_market', ['XUSD', 'BTS']] }), { id: 4, result: null });
+});

@@ -11,6 +11,7 @@ import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, sign
 import { signatureKeys, verifyAuthority, type AuthorityJson } from './authority.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 import { fcTime, parseFcTime } from './fc-json.js';
+import { isCanonical } from './keys.js';
 
 export interface ChainHead {
   readonly number: number;
@@ -47,6 +48,12 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
     fail('fc::raw::pack(trx): the transaction is malformed: ${error}', { error: (err as Error).message });
   }
   if (!Array.isArray(t.signatures) || t.signatures.length === 0) fail('trx.signatures.size() > 0: the transaction is not signed');
+
+  // Graphene accepts only canonical compact signatures (fc's is_canonical), so that a signature
+  // cannot be altered into another valid one (and so into another transaction id of a block).
+  for (const sig of t.signatures) {
+    if (!isCanonical(Buffer.from(String(sig), 'hex'))) fail('is_canonical( c ): signature ${sig} is not canonical', { sig });
+  }
 
   const id = transactionId(t);
   if (pendingIds.has(id) || store.transactions.doesExist(id)) {
