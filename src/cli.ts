@@ -97,6 +97,18 @@ program
   });
 
 program
+  .command('bench')
+  .description('Run the capacity benchmark (see README "Benchmarks"); --quick for a short smoke run')
+  .allowUnknownOption(true)
+  .helpOption(false)
+  .argument('[options...]', '--quick, --out DIR, --data-dir DIR, --workers 1,2,4, --duration S, --p99-target MS, --deposit-sessions N, --idle-sessions N')
+  .action(async (options: string[]) => {
+    // Named by URL: the node itself never loads benchmark code.
+    const { runBench } = (await import(new URL('../bench/run.js', import.meta.url).href)) as { runBench: (argv: string[]) => Promise<unknown> };
+    await runBench(options);
+  });
+
+program
   .command('hash-password')
   .description('Print the api-access entry fields (password_hash_b64, password_salt_b64) for a password')
   .option('--password <password>', 'the password (visible to other local users in the process list; prefer the prompt or stdin)')

@@ -1,0 +1,485 @@
+// `graphene-rpc bench` (`npm run bench`): the capacity benchmark.
+//
+// It generates (or reuses) a chain, starts each system under test as its own process — graphene-rpc
+// at a sweep of worker counts, the ceiling (bare uWebSockets.js with canned replies) and the
+// conventional stack (Fastify + ws, handlers inline) — drives it from load generators in worker
+// threads, and stops everything by itself. Every run is bounded in time and in requests. Results go
+// to the terminal (a table), to JSON and to a Markdown report with SVG charts (bench/report.ts).
+import { Worker } from 'node:worker_threads';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import hdr from 'hdr-histogram-js';
+import { runGenerate } from '../src/generate-command.js';
+import { openChainStore } from '../src/chain/store.js';
+import { privateKeyFromWif, signCompact } from '../src/chain/keys.js';
+import { refBlockPrefix, signingDigest } from '../src/chain/serializer.js';
+import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
+import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
+import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
+import { processUsage, startSystem, type RunningSystem, type SystemKind } from './systems.js';
+import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
+import type { Arrival, SessionSpec } from './session-worker.js';
+import { writeReport } from './report.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  count: number;
+}
+
+export interface RunResult {
+  scenario: string;
+  system: string;
+  kind: SystemKind;
+  workers?: number;
+  loop: 'closed' | 'open';
+  /** open loop: the offered rate, requests/s */
+  offeredRate?: number;
+  throughput: number;
+  /** latency in ms, per request kind */
+  latency: Record<string, Percentiles>;
+  sent: number;
+  completed: number;
+  errors: number;
+  nodeCpuPercent: number;
+  nodeRssMiB: number;
+  generatorUtilisation: number;
+}
+
+export interface BenchReport {
+  started: string;
+  quick: boolean;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
+  chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number };
+  settings: Record<string, unknown>;
+  runs: RunResult[];
+  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
+  idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
+  capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
+}
+
+interface Options {
+  quick: boolean;
+  out: string;
+  dataDir: string;
+  workersSweep: number[];
+  durationMs: number;
+  generators: number;
+  p99TargetMs: number;
+  depositSessions: number;
+  depositRate: number;
+  depositSeconds: number;
+  idleSessions: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'data-dir': { type: 'string' },
+      workers: { type: 'string' },
+      duration: { type: 'string' },
+      generators: { type: 'string' },
+      'p99-target': { type: 'string' },
+      'deposit-sessions': { type: 'string' },
+      'idle-sessions': { type: 'string' },
+    },
+  });
+  const quick = values.quick ?? false;
+  const num = (v: string | undefined, d: number, name: string): number => {
+    if (v === undefined) return d;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} expects a positive number, got '${v}'`);
+    return n;
+  };
+  return {
+    quick,
+    out: values.out ?? path.join(root, 'bench/results'),
+    dataDir: values['data-dir'] ?? path.join(root, quick ? 'bench/data/chain-quick' : 'bench/data/chain-default'),
+    workersSweep: (values.workers ?? (quick ? '1,2' : '1,2,3,4')).split(',').map((w) => num(w, 1, 'workers')),
+    durationMs: num(values.duration, quick ? 1.2 : 8, 'duration') * 1000,
+    generators: num(values.generators, 1, 'generators'),
+    p99TargetMs: num(values['p99-target'], 10, 'p99-target'),
+    depositSessions: num(values['deposit-sessions'], quick ? 200 : 10_000, 'deposit-sessions'),
+    depositRate: quick ? 10 : 20,
+    depositSeconds: quick ? 4 : 20,
+    idleSessions: num(values['idle-sessions'], quick ? 300 : 5000, 'idle-sessions'),
+  };
+}
+
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+function percentiles(h: hdr.Histogram): Percentiles {
+  const ms = (us: number) => Math.round(us) / 1000;
+  return {
+    p50: ms(h.getValueAtPercentile(50)),
+    p90: ms(h.getValueAtPercentile(90)),
+    p99: ms(h.getValueAtPercentile(99)),
+    p999: ms(h.getValueAtPercentile(99.9)),
+    max: ms(h.maxValue),
+    count: h.totalCount,
+  };
+}
+
+/** Runs `spec` split over the generator threads; merges their histograms. */
+async function load(spec: LoadSpec, generators: number): Promise<{ result: LoadResult; latency: Record<string, Percentiles> }> {
+  const parts = Array.from({ length: generators }, (_, i) => ({
+    ...spec,
+    connections: Math.max(1, Math.floor(spec.connections / generators) + (i < spec.connections % generators ? 1 : 0)),
+    rate: spec.rate / generators,
+    maxRequests: Math.ceil(spec.maxRequests / generators),
+  }));
+  const results = await Promise.all(
+    parts.map(
+      (p) =>
+        new Promise<LoadResult>((resolve, reject) => {
+          const w = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: p });
+          w.once('message', (m: LoadResult | { failed: string }) => ('failed' in m ? reject(new Error(m.failed)) : resolve(m)));
+          w.once('error', reject);
+        }),
+    ),
+  );
+  const merged = new Map<string, hdr.Histogram>();
+  for (const r of results) {
+    for (const [label, enc] of Object.entries(r.histograms)) {
+      const h = hdr.decodeFromCompressedBase64(enc);
+      const m = merged.get(label);
+      if (m) m.add(h);
+      else merged.set(label, h);
+    }
+  }
+  const latency: Record<string, Percentiles> = {};
+  for (const [label, h] of merged) latency[label] = percentiles(h);
+  return {
+    result: {
+      sent: results.reduce((a, r) => a + r.sent, 0),
+      completed: results.reduce((a, r) => a + r.completed, 0),
+      errors: results.reduce((a, r) => a + r.errors, 0),
+      elapsedMs: Math.max(...results.map((r) => r.elapsedMs)),
+      histograms: {},
+      generatorUtilisation: results.reduce((a, r) => a + r.generatorUtilisation, 0) / results.length,
+    },
+    latency,
+  };
+}
+
+interface ChainInfo {
+  accounts: number;
+  operations: number;
+  busiest: string;
+  busiestOps: number;
+  users: string[];
+}
+
+function chainInfo(dataDir: string): ChainInfo {
+  const store = openChainStore(dataDir, { readOnly: true });
+  try {
+    const accounts = Number(store.meta.get('next_instance:1.2') ?? 0);
+    const operations = Number(store.meta.get('next_instance:1.11') ?? 0);
+    const busiestId = store.accountNames.get('exchange-1');
+    if (busiestId === undefined) throw new Error(`${dataDir} was not made by graphene-rpc generate (no exchange-1)`);
+    const stats = JSON.parse(store.objects.get([2, 6, busiestId])!.toString('utf8')) as { total_ops: number | string };
+    const users: string[] = [];
+    for (const { key } of store.accountNames.getRange({ start: 'user-', end: 'user.', limit: 20_000 })) users.push(key);
+    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users };
+  } finally {
+    void store.close();
+  }
+}
+
+/** The scenarios measured as throughput and latency. */
+function scenarios(info: ChainInfo): { name: string; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
+  const pick = <T>(a: readonly T[], n: number) => Array.from({ length: n }, (_, i) => a[(i * 7919) % a.length]!);
+  const small: RequestKind = {
+    label: 'small',
+    weight: 1,
+    bodies: pick(info.users, 200).map((u) => JSON.stringify({ id: 1, method: 'get_accounts', params: [[u]] })),
+  };
+  const starts = Array.from({ length: 200 }, (_, i) => 100 + ((i * 104729) % Math.max(1, info.busiestOps - 100)));
+  const history: RequestKind = {
+    label: 'history',
+    weight: 1,
+    bodies: starts.map((s) => JSON.stringify({ id: 1, method: 'call', params: ['history', 'get_relative_account_history', [info.busiest, 0, 100, s]] })),
+  };
+  return [
+    { name: 'http-small', transport: 'http', connections: 32, inflight: 1, kinds: [small] },
+    { name: 'ws-small', transport: 'ws', connections: 64, inflight: 4, kinds: [small] },
+    { name: 'ws-history', transport: 'ws', connections: 32, inflight: 2, kinds: [history] },
+    { name: 'ws-mixed', transport: 'ws', connections: 64, inflight: 4, kinds: [{ ...small, weight: 0.9 }, { ...history, weight: 0.1 }] },
+  ];
+}
+
+async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
+  const before = processUsage(sys.pid);
+  const { result, latency } = await load(spec, o.generators);
+  const after = processUsage(sys.pid);
+  const secs = result.elapsedMs / 1000;
+  return {
+    scenario,
+    system: sys.name,
+    kind: sys.kind,
+    loop: spec.rate > 0 ? 'open' : 'closed',
+    throughput: Math.round(result.completed / secs),
+    latency,
+    sent: result.sent,
+    completed: result.completed,
+    errors: result.errors,
+    nodeCpuPercent: Math.round(((after.cpuSeconds - before.cpuSeconds) / secs) * 100),
+    nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
+    generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
+    ...(spec.rate > 0 ? { offeredRate: spec.rate } : {}),
+    ...extra,
+  };
+}
+
+const spawnSessions = (spec: SessionSpec) => new Worker(new URL('./session-worker.js', import.meta.url), { workerData: spec });
+
+function nextMessage<T>(w: Worker): Promise<T> {
+  return new Promise((resolve, reject) => {
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+/** ws-idle: many logged-in sessions that do nothing; the figure is the node's memory per session. */
+async function idle(sys: RunningSystem, o: Options): Promise<BenchReport['idle'][number]> {
+  const rssBefore = processUsage(sys.pid).rssBytes;
+  const w = spawnSessions({ mode: 'idle', url: `ws://127.0.0.1:${sys.port}/ws`, accounts: Array.from({ length: o.idleSessions }, () => '') });
+  const ready = await nextMessage<{ ready: number; failed: number; error?: string }>(w);
+  if (ready.error) throw new Error(ready.error);
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssAfter = processUsage(sys.pid).rssBytes;
+  w.postMessage('close');
+  await nextMessage(w);
+  await w.terminate();
+  return {
+    system: sys.name,
+    sessions: ready.ready,
+    bytesPerSession: Math.round((rssAfter - rssBefore) / Math.max(1, ready.ready)),
+    rssBeforeMiB: Math.round(rssBefore / 1024 / 1024),
+    rssAfterMiB: Math.round(rssAfter / 1024 / 1024),
+  };
+}
+
+/**
+ * ws-deposits: thousands of sessions each subscribed to one account; nathan sends transfers to those
+ * accounts at a fixed rate; the figure is the delay from the block's application (the node's own log
+ * line, ms) to each subscriber's first notice about that block.
+ */
+async function deposits(o: Options, info: ChainInfo, workers: number): Promise<BenchReport['deposits']> {
+  const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, blockInterval: 1 });
+  try {
+    const url = `http://127.0.0.1:${sys.port}/rpc`;
+    const accounts = info.users.slice(0, Math.min(o.depositSessions, info.users.length));
+    const w = spawnSessions({ mode: 'subscribe', url: `ws://127.0.0.1:${sys.port}/ws`, accounts });
+    const ready = await nextMessage<{ ready: number; failed: number; error?: string }>(w);
+    if (ready.error) throw new Error(ready.error);
+    const cpu0 = processUsage(sys.pid);
+    const t0 = Date.now();
+    const key = privateKeyFromWif(DEV_BLOCK_SIGNING_WIF);
+    const post = async (body: unknown) => (await (await fetch(url, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: any; error?: any };
+    const chainId = (await post({ id: 1, method: 'get_chain_id', params: [] })).result as string;
+    const gp = (await post({ id: 1, method: 'get_global_properties', params: [] })).result as { parameters: { current_fees: FeeSchedule } };
+    const ids = new Map((await post({ id: 1, method: 'lookup_account_names', params: [accounts] })).result.map((a: { id: string; name: string } | null, i: number) => [accounts[i]!, a?.id]));
+    let sent = 0;
+    let refused = 0;
+    const interval = 1000 / o.depositRate;
+    const end = t0 + o.depositSeconds * 1000;
+    let nextAt = t0;
+    while (Date.now() < end) {
+      const dgp = (await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result;
+      const to = ids.get(accounts[sent % accounts.length]!);
+      const op: [number, Record<string, unknown>] = [0, { fee: { amount: 0, asset_id: '1.3.0' }, from: '1.2.6', to, amount: { amount: 1 + sent, asset_id: '1.3.0' }, extensions: [] }];
+      op[1].fee = { amount: requiredFee(op, gp.parameters.current_fees), asset_id: '1.3.0' };
+      const trx = {
+        ref_block_num: dgp.head_block_number & 0xffff,
+        ref_block_prefix: dgp.head_block_number === 0 ? 0 : refBlockPrefix(dgp.head_block_id),
+        expiration: fcTime(Math.max(parseFcTime(dgp.time), Math.floor(Date.now() / 1000)) + 60),
+        operations: [op],
+        extensions: [],
+      };
+      const r = await post({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [{ ...trx, signatures: [signCompact(signingDigest(chainId, trx), key)] }]] });
+      if (r.error) refused++;
+      sent++;
+      nextAt += interval;
+      const wait = nextAt - Date.now();
+      if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+    }
+    await new Promise((r) => setTimeout(r, 2500));
+    const cpu1 = processUsage(sys.pid);
+    w.postMessage('close');
+    const done = await nextMessage<{ arrivals: Arrival[]; failed: number }>(w);
+    await w.terminate();
+    // When each block was applied, from the node's log.
+    const applied = new Map<number, number>();
+    for (const line of sys.lines) {
+      if (!line.includes('produced block')) continue;
+      try {
+        const j = JSON.parse(line) as { block: number; time: number };
+        applied.set(j.block, j.time);
+      } catch {
+        /* not a log line */
+      }
+    }
+    const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+    for (const [block, at] of done.arrivals) {
+      const t = applied.get(block);
+      if (t !== undefined) h.recordValue(Math.max(1, Math.round((at - t) * 1000)));
+    }
+    return {
+      system: sys.name,
+      sessions: ready.ready,
+      deliveries: h.totalCount,
+      rate: o.depositRate,
+      delayMs: percentiles(h),
+      nodeCpuPercent: Math.round(((cpu1.cpuSeconds - cpu0.cpuSeconds) / ((Date.now() - t0) / 1000)) * 100),
+      notes: `${sent} transfers broadcast (${refused} refused), ${ready.failed + done.failed} session errors; delay from the node's "produced block" log time (ms) to the notice's arrival`,
+    };
+  } finally {
+    await sys.stop();
+  }
+}
+
+export async function runBench(argv: string[]): Promise<BenchReport> {
+  const o = parseOptions(argv);
+  const startedAt = new Date();
+  if (!existsSync(path.join(o.dataDir, 'chain'))) {
+    const size = o.quick ? { accounts: 2000, operations: 40_000 } : { accounts: 100_000, operations: 2_000_000 };
+    log(`generating ${o.dataDir} (${size.accounts} accounts, ${size.operations} transfers)…`);
+    log(await runGenerate({ dataDir: o.dataDir, ...size, seed: 1, progress: !o.quick }));
+  }
+  const info = chainInfo(o.dataDir);
+  const report: BenchReport = {
+    started: startedAt.toISOString(),
+    quick: o.quick,
+    machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version },
+    chain: { dataDir: o.dataDir, accounts: info.accounts, operations: info.operations, busiestAccountOps: info.busiestOps },
+    settings: { workersSweep: o.workersSweep, durationMs: o.durationMs, generators: o.generators, p99TargetMs: o.p99TargetMs },
+    runs: [],
+    idle: [],
+  };
+  const list = scenarios(info);
+  const specFor = (s: (typeof list)[number], port: number, rate = 0): LoadSpec => ({
+    transport: s.transport,
+    url: s.transport === 'http' ? `http://127.0.0.1:${port}/rpc` : `ws://127.0.0.1:${port}/ws`,
+    connections: s.connections,
+    inflight: s.inflight,
+    rate,
+    durationMs: o.durationMs,
+    maxRequests: 2_000_000,
+    kinds: s.kinds,
+  });
+
+  // graphene-rpc at each worker count (closed loop), and the reply sizes the ceiling imitates.
+  const replySize: Record<string, number> = {};
+  for (const workers of o.workersSweep) {
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers });
+    try {
+      for (const s of list) {
+        if (replySize[s.name] === undefined) {
+          const sample = await fetch(`http://127.0.0.1:${sys.port}/rpc`, { method: 'POST', body: s.kinds[0]!.bodies[0] });
+          replySize[s.name] = (await sample.arrayBuffer()).byteLength;
+        }
+        log(`${s.name} on ${sys.name}…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers }));
+      }
+      if (workers === o.workersSweep[o.workersSweep.length - 1]) report.idle.push(await idle(sys, o));
+    } finally {
+      await sys.stop();
+    }
+  }
+  // The best worker count for small calls over WebSocket; its open-loop runs give the capacity advice.
+  const best = report.runs.filter((r) => r.scenario === 'ws-small' && r.kind === 'graphene-rpc').sort((a, b) => b.throughput - a.throughput)[0]!;
+  const bestWorkers = best.workers!;
+  {
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers });
+    try {
+      for (const name of ['ws-small', 'ws-mixed']) {
+        const s = list.find((x) => x.name === name)!;
+        const max = report.runs.find((r) => r.scenario === name && r.workers === bestWorkers)!.throughput;
+        for (const share of o.quick ? [0.5] : [0.3, 0.5, 0.7, 0.9]) {
+          const rate = Math.max(10, Math.round(max * share));
+          log(`${name} open loop at ${rate}/s on ${sys.name}…`);
+          report.runs.push(await measure(sys, name, specFor(s, sys.port, rate), o, { workers: bestWorkers }));
+        }
+      }
+    } finally {
+      await sys.stop();
+    }
+  }
+  // The conventional stack and the ceiling, closed loop.
+  {
+    const sys = await startSystem('conventional', { dataDir: o.dataDir });
+    try {
+      for (const s of list) {
+        log(`${s.name} on ${sys.name}…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+      }
+      report.idle.push(await idle(sys, o));
+    } finally {
+      await sys.stop();
+    }
+  }
+  for (const s of list) {
+    const sys = await startSystem('ceiling', { dataDir: o.dataDir, replyBytes: replySize[s.name] });
+    try {
+      log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
+      report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+    } finally {
+      await sys.stop();
+    }
+  }
+  log(`ws-deposits with ${o.depositSessions} subscribed sessions…`);
+  report.deposits = await deposits(o, info, bestWorkers);
+
+  // Capacity: the highest offered rate whose p99 met the target, at the best worker count.
+  const open = report.runs.filter((r) => r.scenario === 'ws-small' && r.loop === 'open' && r.errors === 0);
+  const ok = open.filter((r) => (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs).sort((a, b) => b.throughput - a.throughput)[0];
+  report.capacity = {
+    scenario: 'ws-small',
+    p99TargetMs: o.p99TargetMs,
+    recommendedWorkers: bestWorkers,
+    sustainableRate: ok?.throughput ?? 0,
+    note: ok
+      ? `open-loop runs at ${open.map((r) => r.offeredRate).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`
+      : `no open-loop rate kept p99 within ${o.p99TargetMs} ms`,
+  };
+
+  mkdirSync(o.out, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const jsonFile = path.join(o.out, `bench-${stamp}.json`);
+  writeFileSync(jsonFile, JSON.stringify(report, null, 2));
+  const md = await writeReport(report, o.out, stamp);
+  printTable(report);
+  log(`wrote ${jsonFile}\nwrote ${md}`);
+  return report;
+}
+
+function printTable(r: BenchReport): void {
+  const rows = r.runs.map((x) => ({
+    scenario: x.scenario,
+    system: x.system,
+    loop: x.loop + (x.offeredRate ? ` @${x.offeredRate}/s` : ''),
+    'calls/s': x.throughput,
+    'p50 ms': Object.values(x.latency)[0]?.p50,
+    'p99 ms': x.latency.small?.p99 ?? Object.values(x.latency)[0]?.p99,
+    errors: x.errors,
+    'node cpu %': x.nodeCpuPercent,
+    'node rss MiB': x.nodeRssMiB,
+    'gen util': x.generatorUtilisation,
+  }));
+  console.table(rows);
+  if (r.deposits) console.log(`ws-deposits: ${r.deposits.sessions} sessions, ${r.deposits.deliveries} notices, delay p50 ${r.deposits.delayMs.p50} ms, p99 ${r.deposits.delayMs.p99} ms`);
+  for (const i of r.idle) console.log(`ws-idle: ${i.system}: ${i.sessions} sessions, ${(i.bytesPerSession / 1024).toFixed(1)} KiB per session`);
+  if (r.capacity) console.log(`capacity: ${r.capacity.recommendedWorkers} workers; ${r.capacity.sustainableRate} calls/s of ${r.capacity.scenario} within p99 ${r.capacity.p99TargetMs} ms`);
+}

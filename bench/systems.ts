@@ -1,0 +1,132 @@
+// The systems a benchmark compares, each started as its own process: graphene-rpc (at a given worker
+// count), the ceiling (bare uWebSockets.js, canned replies) and the conventional stack (Fastify + ws,
+// handlers inline). Also reads a process's CPU time and resident memory from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type SystemKind = 'graphene-rpc' | 'ceiling' | 'conventional';
+
+export interface RunningSystem {
+  readonly name: string;
+  readonly kind: SystemKind;
+  readonly port: number;
+  readonly pid: number;
+  /** lines the process printed (graphene-rpc's JSON log) */
+  readonly lines: string[];
+  stop(): Promise<void>;
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+export interface StartOptions {
+  readonly dataDir: string;
+  readonly workers?: number;
+  /** graphene-rpc: seconds between blocks (0: none) */
+  readonly blockInterval?: number;
+  /** ceiling: size of the canned reply */
+  readonly replyBytes?: number;
+  /** graphene-rpc: extra serve options */
+  readonly extra?: readonly string[];
+}
+
+export async function startSystem(kind: SystemKind, o: StartOptions): Promise<RunningSystem> {
+  const port = await freePort();
+  let args: string[];
+  let ready: RegExp;
+  if (kind === 'graphene-rpc') {
+    args = [
+      path.join(dist, 'src/cli.js'),
+      'serve',
+      '--data-dir',
+      o.dataDir,
+      '--rpc-endpoint',
+      `127.0.0.1:${port}`,
+      '--workers',
+      String(o.workers ?? 1),
+      '--block-interval',
+      String(o.blockInterval ?? 0),
+      '--log-level',
+      'debug',
+      // Benchmarks pipeline deeply and open many sessions: lift the per-connection limits.
+      '--max-pending-calls-per-connection',
+      '100000',
+      '--max-queued-calls',
+      '1000000',
+      '--ws-idle-timeout',
+      '0',
+      ...(o.extra ?? []),
+    ];
+    ready = /serving JSON-RPC/;
+  } else if (kind === 'ceiling') {
+    args = [path.join(dist, 'bench/baselines/ceiling.js'), String(port), String(o.replyBytes ?? 1024)];
+    ready = /listening/;
+  } else {
+    args = [path.join(dist, 'bench/baselines/conventional.js'), String(port), o.dataDir];
+    ready = /listening/;
+  }
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let buffered = '';
+  const onData = (d: Buffer) => {
+    buffered += d.toString();
+    let i;
+    while ((i = buffered.indexOf('\n')) >= 0) {
+      lines.push(buffered.slice(0, i));
+      buffered = buffered.slice(i + 1);
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const deadline = Date.now() + 60_000;
+  while (!lines.some((l) => ready.test(l))) {
+    if (child.exitCode !== null) throw new Error(`${kind} exited: ${lines.slice(-5).join('\n')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${kind} did not start: ${lines.slice(-5).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const name = kind === 'graphene-rpc' ? `graphene-rpc ×${o.workers ?? 1}` : kind;
+  return {
+    name,
+    kind,
+    port,
+    pid: child.pid!,
+    lines,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const killed = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await new Promise((r) => child.once('exit', r));
+      clearTimeout(killed);
+    },
+  };
+}
+
+const CLOCK_TICKS = 100; // _SC_CLK_TCK on Linux
+
+/** CPU seconds (user + system, all threads) and resident memory of a process. */
+export function processUsage(pid: number): { cpuSeconds: number; rssBytes: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = /VmRSS:\s+(\d+) kB/.exec(status);
+    return { cpuSeconds, rssBytes: rss ? Number(rss[1]) * 1024 : 0 };
+  } catch {
+    return { cpuSeconds: 0, rssBytes: 0 };
+  }
+}
