@@ -113,7 +113,7 @@ function parseOptions(argv: string[]): Options {
     depositSessions: num(values['deposit-sessions'], quick ? 200 : 10_000, 'deposit-sessions'),
     depositRate: quick ? 10 : 20,
     depositSeconds: quick ? 4 : 20,
-    idleSessions: num(values['idle-sessions'], quick ? 300 : 5000, 'idle-sessions'),
+    idleSessions: num(values['idle-sessions'], quick ? 1000 : 5000, 'idle-sessions'),
   };
 }
 
@@ -253,11 +253,12 @@ function nextMessage<T>(w: Worker): Promise<T> {
 
 /** ws-idle: many logged-in sessions that do nothing; the figure is the node's memory per session. */
 async function idle(sys: RunningSystem, o: Options): Promise<BenchReport['idle'][number]> {
+  await new Promise((r) => setTimeout(r, 1000));
   const rssBefore = processUsage(sys.pid).rssBytes;
   const w = spawnSessions({ mode: 'idle', url: `ws://127.0.0.1:${sys.port}/ws`, accounts: Array.from({ length: o.idleSessions }, () => '') });
   const ready = await nextMessage<{ ready: number; failed: number; error?: string }>(w);
   if (ready.error) throw new Error(ready.error);
-  await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, 2000));
   const rssAfter = processUsage(sys.pid).rssBytes;
   w.postMessage('close');
   await nextMessage(w);
@@ -393,7 +394,6 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
         log(`${s.name} on ${sys.name}…`);
         report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers }));
       }
-      if (workers === o.workersSweep[o.workersSweep.length - 1]) report.idle.push(await idle(sys, o));
     } finally {
       await sys.stop();
     }
@@ -407,7 +407,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       for (const name of ['ws-small', 'ws-mixed']) {
         const s = list.find((x) => x.name === name)!;
         const max = report.runs.find((r) => r.scenario === name && r.workers === bestWorkers)!.throughput;
-        for (const share of o.quick ? [0.5] : [0.3, 0.5, 0.7, 0.9]) {
+        for (const share of o.quick ? [0.2, 0.5] : [0.1, 0.3, 0.5, 0.7, 0.9]) {
           const rate = Math.max(10, Math.round(max * share));
           log(`${name} open loop at ${rate}/s on ${sys.name}…`);
           report.runs.push(await measure(sys, name, specFor(s, sys.port, rate), o, { workers: bestWorkers }));
@@ -425,7 +425,6 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
         log(`${s.name} on ${sys.name}…`);
         report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
       }
-      report.idle.push(await idle(sys, o));
     } finally {
       await sys.stop();
     }
@@ -435,6 +434,16 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     try {
       log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
       report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+    } finally {
+      await sys.stop();
+    }
+  }
+  // ws-idle on fresh processes, so that what earlier runs left in the heap does not blur the figure.
+  for (const [kind, workers] of [['graphene-rpc', bestWorkers], ['conventional', 1]] as const) {
+    const sys = await startSystem(kind, { dataDir: o.dataDir, workers });
+    try {
+      log(`ws-idle with ${o.idleSessions} sessions on ${sys.name}…`);
+      report.idle.push(await idle(sys, o));
     } finally {
       await sys.stop();
     }
