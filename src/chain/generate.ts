@@ -21,6 +21,7 @@ import { refBlockPrefix } from './serializer.js';
 import { Worker } from 'node:worker_threads';
 import type { SignReply, SignRequest } from './signer-worker.js';
 import { encryptMemo } from './memo.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, transferOp } from './operations.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 
 export interface GenerateOptions {
@@ -78,8 +79,6 @@ export const accountName = (i: number): string => (i < EXCHANGES ? `exchange-${i
 
 /** The private key of a generated account. */
 export const generatedKey = (seed: number, name: string): Uint8Array => createHash('sha256').update(`graphene-rpc:${seed}:${name}`).digest();
-
-const authority = (key: string) => ({ weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] });
 
 export async function generateChain(store: ChainStore, opts: GenerateOptions, signerKey: Uint8Array): Promise<GenerateSummary> {
   const { seed } = opts;
@@ -209,20 +208,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       const pub = formatPublicKey(secp256k1.getPublicKey(key, true));
       keys.push(key);
       pubs.push(pub);
-      batch.push([
-        5,
-        {
-          fee: { amount: 0, asset_id: '1.3.0' },
-          registrar: `1.2.${registrar}`,
-          referrer: `1.2.${registrar}`,
-          referrer_percent: 0,
-          name,
-          owner: authority(pub),
-          active: authority(pub),
-          options: { memo_key: pub, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
-          extensions: {},
-        },
-      ]);
+      batch.push(accountCreateOp(name, pub, `1.2.${registrar}`));
       if (batch.length === 100) {
         await queue(batch, registrarKey);
         batch = [];
@@ -236,36 +222,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     // 2. User-issued assets, issued by nathan to the first users.
     const assetIds: string[] = [];
     for (const symbol of USER_ASSETS) {
-      await queue(
-        [
-          [
-            10,
-            {
-              fee: { amount: 0, asset_id: '1.3.0' },
-              issuer: `1.2.${registrar}`,
-              symbol,
-              precision: 4,
-              common_options: {
-                max_supply: '1000000000000000',
-                market_fee_percent: 0,
-                max_market_fee: '1000000000000000',
-                issuer_permissions: 0,
-                flags: 0,
-                core_exchange_rate: { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } },
-                whitelist_authorities: [],
-                blacklist_authorities: [],
-                whitelist_markets: [],
-                blacklist_markets: [],
-                description: `${symbol}: a synthetic asset of graphene-rpc generate`,
-                extensions: [],
-              },
-              is_prediction_market: false,
-              extensions: [],
-            },
-          ],
-        ],
-        registrarKey,
-      );
+      await queue([assetCreateOp(symbol, `1.2.${registrar}`, { description: `${symbol}: a synthetic asset of graphene-rpc generate` })], registrarKey);
       await flush();
       assetIds.push(`1.3.${store.assetSymbols.get(symbol)}`);
     }
@@ -280,7 +237,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     if (funding > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('too many operations for the number of accounts');
     batch = [];
     for (let u = 0; u < funded; u++) {
-      batch.push([0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${registrar}`, to: id(EXCHANGES + u), amount: { amount: i64(funding), asset_id: '1.3.0' }, extensions: [] }]);
+      batch.push(transferOp(`1.2.${registrar}`, id(EXCHANGES + u), i64(funding)));
       transfers++;
       if (batch.length === 100) {
         await queue(batch, registrarKey);
@@ -290,7 +247,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     }
     for (const asset of assetIds) {
       for (let u = 0; u < issued; u++) {
-        batch.push([14, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: `1.2.${registrar}`, asset_to_issue: { amount: Number(ISSUE), asset_id: asset }, issue_to_account: id(EXCHANGES + u), extensions: [] }]);
+        batch.push(assetIssueOp(`1.2.${registrar}`, asset, id(EXCHANGES + u), Number(ISSUE)));
         if (batch.length === 100) {
           await queue(batch, registrarKey);
           batch = [];
@@ -311,10 +268,8 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
         const inUserAsset = sender - EXCHANGES < issued && random() < USER_ASSET_SHARE;
         const asset = inUserAsset ? assetIds[pick(assetIds.length)]! : '1.3.0';
         const amount = 1 + pick(inUserAsset ? MAX_USER_ASSET_AMOUNT : MAX_CORE_AMOUNT);
-        const body: Record<string, unknown> = { fee: { amount: 0, asset_id: '1.3.0' }, from: id(sender), to: id(to), amount: { amount, asset_id: asset } };
-        if (random() < MEMO_SHARE) body.memo = encryptMemo(keys[sender]!, pubs[to]!, `deposit ${transfers}`, BigInt(transfers + 1));
-        body.extensions = [];
-        ops.push([0, body]);
+        const memo = random() < MEMO_SHARE ? encryptMemo(keys[sender]!, pubs[to]!, `deposit ${transfers}`, BigInt(transfers + 1)) : undefined;
+        ops.push(transferOp(id(sender), id(to), amount, asset, memo as unknown as Record<string, unknown> | undefined));
         transfers++;
       }
       await queue(ops, keys[sender]!);

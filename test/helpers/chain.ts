@@ -10,6 +10,7 @@ import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } 
 import type { OperationJson } from '../../src/chain/evaluators.js';
 import { parseFcTime, fcTime } from '../../src/chain/fc-json.js';
 import { privateKeyFromWif } from '../../src/chain/keys.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, transferOp } from '../../src/chain/operations.js';
 import { startTestNode, type TestNode } from './node.js';
 
 /** Graphene's well-known development key: nathan's keys and the devnet's block signing key. */
@@ -61,55 +62,10 @@ export function makeChain(t: ExecutionContext): TestChain {
   };
 }
 
-const fee = (amount = 0) => ({ amount, asset_id: '1.3.0' });
-
-/** Operation builders with the fields in Core's reflection order. */
+/** Operation builders with the fields in Core's reflection order (src/chain/operations.ts). */
 export const op = {
-  transfer: (from: string, to: string, amount: number | string, assetId = '1.3.0', memo?: Record<string, unknown>): OperationJson => [
-    0,
-    { fee: fee(), from, to, amount: { amount, asset_id: assetId }, ...(memo ? { memo } : {}), extensions: [] },
-  ],
-  accountCreate: (name: string, key = DEV_PUB, registrar = '1.2.6'): OperationJson => [
-    5,
-    {
-      fee: fee(),
-      registrar,
-      referrer: registrar,
-      referrer_percent: 0,
-      name,
-      owner: { weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] },
-      active: { weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] },
-      options: { memo_key: key, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
-      extensions: {},
-    },
-  ],
-  assetCreate: (symbol: string, issuer = '1.2.6', precision = 4, maxSupply: string | number = '1000000000000000'): OperationJson => [
-    10,
-    {
-      fee: fee(),
-      issuer,
-      symbol,
-      precision,
-      common_options: {
-        max_supply: maxSupply,
-        market_fee_percent: 0,
-        max_market_fee: '1000000000000000',
-        issuer_permissions: 0,
-        flags: 0,
-        core_exchange_rate: { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } },
-        whitelist_authorities: [],
-        blacklist_authorities: [],
-        whitelist_markets: [],
-        blacklist_markets: [],
-        description: '',
-        extensions: [],
-      },
-      is_prediction_market: false,
-      extensions: [],
-    },
-  ],
-  assetIssue: (assetId: string, to: string, amount: number | string, issuer = '1.2.6'): OperationJson => [
-    14,
-    { fee: fee(), issuer, asset_to_issue: { amount, asset_id: assetId }, issue_to_account: to, extensions: [] },
-  ],
+  transfer: (from: string, to: string, amount: number | string, assetId = '1.3.0', memo?: Record<string, unknown>): OperationJson => transferOp(from, to, amount, assetId, memo),
+  accountCreate: (name: string, key = DEV_PUB, registrar = '1.2.6'): OperationJson => accountCreateOp(name, key, registrar),
+  assetCreate: (symbol: string, issuer = '1.2.6', precision = 4, maxSupply: string | number = '1000000000000000'): OperationJson => assetCreateOp(symbol, issuer, { precision, maxSupply }),
+  assetIssue: (assetId: string, to: string, amount: number | string, issuer = '1.2.6'): OperationJson => assetIssueOp(issuer, assetId, to, amount),
 };
