@@ -19,6 +19,7 @@ import { refBlockPrefix, signingDigest } from '../src/chain/serializer.js';
 import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
+import { transferOp } from '../src/chain/operations.js';
 import { processUsage, startSystem, type RunningSystem, type SystemKind } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, SessionSpec } from './session-worker.js';
@@ -300,7 +301,7 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
     while (Date.now() < end) {
       const dgp = (await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result;
       const to = ids.get(accounts[sent % accounts.length]!);
-      const op: [number, Record<string, unknown>] = [0, { fee: { amount: 0, asset_id: '1.3.0' }, from: '1.2.6', to, amount: { amount: 1 + sent, asset_id: '1.3.0' }, extensions: [] }];
+      const op = transferOp('1.2.6', String(to), 1 + sent);
       op[1].fee = { amount: requiredFee(op, gp.parameters.current_fees), asset_id: '1.3.0' };
       const trx = {
         ref_block_num: dgp.head_block_number & 0xffff,
