@@ -70,7 +70,17 @@ export const FC = {
   methodNotFound: { code: 22, name: 'method_not_found_exception', what: 'Method Not Found' },
 } as const satisfies Record<string, { code: number; name: string; what: string }>;
 
-export type FcKind = (typeof FC)[keyof typeof FC];
+/** BitShares Core's transaction exceptions (protocol/exceptions.hpp): code, name, what(). */
+export const TX_EXCEPTIONS = {
+  missingActiveAuth: { code: 4010001, name: 'tx_missing_active_auth', what: 'missing required active authority' },
+  missingOwnerAuth: { code: 4010002, name: 'tx_missing_owner_auth', what: 'missing required owner authority' },
+  missingOtherAuth: { code: 4010003, name: 'tx_missing_other_auth', what: 'missing required other authority' },
+  irrelevantSig: { code: 4010004, name: 'tx_irrelevant_sig', what: 'irrelevant signature included' },
+  duplicateSig: { code: 4010005, name: 'tx_duplicate_sig', what: 'duplicate signature included' },
+  invalidCommitteeApproval: { code: 4010006, name: 'invalid_committee_approval', what: 'committee account cannot directly approve transaction' },
+} as const satisfies Record<string, { code: number; name: string; what: string }>;
+
+export type FcKind = (typeof FC)[keyof typeof FC] | (typeof TX_EXCEPTIONS)[keyof typeof TX_EXCEPTIONS];
 
 /**
  * Assertion texts, as `FC_ASSERT(TEST, msg)` formats them (`#TEST ": " msg`), so that a client that
@@ -80,21 +90,19 @@ export const ASSERT = {
   ACCESS_DENIED: 'is_allowed: Access denied',
   CONFIG_DENIED: 'is_allowed: Access denied, please login',
   LOGIN_BOTH_REQUIRED: 'o_user.valid() && o_password.valid(): Must provide both user and password',
-  DEBUG_PLUGIN: 'plugin_enabled: The debug_witness plugin is not enabled',
   CUSTOM_OPERATIONS_PLUGIN: 'plugin_enabled: The custom_operations plugin is not enabled',
   UNKNOWN_API_ID: '_local_apis.size() > api_id: ',
   CALL_SHAPE: 'args.size() == 3 && args[2].is_array(): ',
   TOO_FEW_ARGS: 'a0 != e || optional_args: too few arguments passed to method',
   LIMIT: 'limit <= configured_limit: limit can not be greater than ${configured_limit}',
   NO_SUCH_ACCOUNT: 'account_ptr: no such account',
+  NO_SUCH_ASSET: 'asset_ptr: no such asset',
   ID_FIRST_DOT: 'first_dot != std::string::npos: Missing the first dot',
   ID_SECOND_DOT: 'second_dot != std::string::npos: Missing the second dot',
   ID_SPACE_PART: 'first_dot != 0: Missing the space part',
   ID_TYPE_PART: 'second_dot != first_dot+1: Missing the type part',
   ID_TYPE_MISMATCH: "type_id == TypeID && space_id == SpaceID: Space.Type.0 (${SpaceID}.${TypeID}.0) doesn't match expected value ${var}",
-  EXPECTED_STRING: 'is_string(): Expected a string, got ${type}',
   EXPECTED_ARRAY: 'is_array(): Expected an array, got ${type}',
-  EXPECTED_BOOL: 'is_bool(): Expected a boolean, got ${type}',
   ENDPOINT: 'parse_endpoint(ep): Expected an endpoint of the form IP:port, got ${endpoint}',
 } as const;
 

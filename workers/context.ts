@@ -34,8 +34,6 @@ export function resolveAccount(ctx: WorkerContext, nameOrId: string, orThrow: bo
   return instance;
 }
 
-/** `FC_ASSERT( asset_ptr, "no such asset" )` in database_api_helper::get_asset_from_string. */
-export const NO_SUCH_ASSET = 'asset_ptr: no such asset';
 
 /**
  * `get_asset_from_string`, the mirror of account resolution: a string starting with a digit is an
@@ -55,6 +53,6 @@ export function resolveAsset(ctx: WorkerContext, symbolOrId: string, orThrow: bo
   } else {
     instance = ctx.store.assetSymbols.get(symbolOrId);
   }
-  if (instance === undefined && orThrow) throw new RpcError(assertError(NO_SUCH_ASSET));
+  if (instance === undefined && orThrow) throw new RpcError(assertError(ASSERT.NO_SUCH_ASSET));
   return instance;
 }

@@ -12,7 +12,7 @@
 
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { RpcError, assertError, type FcKind, fcError } from '../errors.js';
+import { RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
 import { parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
 import { recoverPublicKey } from './keys.js';
 import { signingDigest } from './serializer.js';
@@ -32,18 +32,8 @@ const TEMP_ACCOUNT = 4;
 /** GRAPHENE_COMMITTEE_ACCOUNT */
 const COMMITTEE_ACCOUNT = 0;
 
-/** Core's transaction exceptions (protocol/exceptions.hpp, small_ops.cpp): code, name, what(). */
-export const TX_EXCEPTIONS = {
-  missingActiveAuth: { code: 4010001, name: 'tx_missing_active_auth', what: 'missing required active authority' },
-  missingOwnerAuth: { code: 4010002, name: 'tx_missing_owner_auth', what: 'missing required owner authority' },
-  missingOtherAuth: { code: 4010003, name: 'tx_missing_other_auth', what: 'missing required other authority' },
-  irrelevantSig: { code: 4010004, name: 'tx_irrelevant_sig', what: 'irrelevant signature included' },
-  duplicateSig: { code: 4010005, name: 'tx_duplicate_sig', what: 'duplicate signature included' },
-  invalidCommitteeApproval: { code: 4010006, name: 'invalid_committee_approval', what: 'committee account cannot directly approve transaction' },
-} as const;
 
-const txError = (kind: (typeof TX_EXCEPTIONS)[keyof typeof TX_EXCEPTIONS], format: string, data: Record<string, unknown> = {}): RpcError =>
-  new RpcError(fcError(kind as unknown as FcKind, format, data));
+const txError = (kind: FcKind, format: string, data: Record<string, unknown> = {}): RpcError => new RpcError(fcError(kind, format, data));
 
 const accountIdText = (instance: number): string => `1.2.${instance}`;
 
