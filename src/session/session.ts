@@ -102,11 +102,13 @@ export class Session {
     return this.queue.length;
   }
 
-  /** One inbound message. Replies reach `sink` in arrival order. */
+  /**
+   * One inbound message. Replies reach `sink` in arrival order. The transport has already refused
+   * messages above --max-request-bytes (it knows their byte length without re-encoding them).
+   */
   receive(text: string): void {
     if (this.closed) return;
     const { config } = this.deps;
-    if (Buffer.byteLength(text) > config.maxRequestBytes) return this.answerNow(protocolError(RPC.REQUEST_TOO_BIG));
     const inbound = parseInbound(text, config.maxJsonDepth);
     if (inbound.kind === 'ignore') return this.enqueue(Promise.resolve(null));
     if (inbound.kind === 'invalid') return this.answerNow(inbound.error);
