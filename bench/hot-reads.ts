@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runGenerate } from '../src/generate-command.js';
+import { upgradeDataDir } from '../src/chain/writer.js';
 
 export interface ReadResult {
   name: string;
@@ -39,6 +40,9 @@ async function main() {
     process.stderr.write(`generating ${dataDir} (100,000 accounts, 2,000,000 transfers)…\n`);
     process.stderr.write(`${await runGenerate({ dataDir, accounts: 100_000, operations: 2_000_000, seed: 1 })}\n`);
   }
+  // The worker opens the store read-only, as the node's workers do; a chain made by an older version
+  // gets its indexes first.
+  if (await upgradeDataDir(dataDir)) process.stderr.write(`upgraded ${dataDir} to the current store schema\n`);
   const iterations = Number(values.iterations);
   const worker = new Worker(new URL('./hot-reads-worker.js', import.meta.url), { workerData: { dataDir, iterations } });
   const results = await new Promise<ReadResult[]>((resolve, reject) => {

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
-import type { BenchReport, RunResult } from './run.js';
+import type { AdversarialReport, BenchReport, RunResult } from './results.js';
+import type { AttackOutcome } from './attack-worker.js';
 
 async function svg(spec: vl.TopLevelSpec): Promise<string> {
   const compiled = vl.compile(spec).spec;
@@ -174,6 +175,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     for (const i of r.idle) lines.push(`| ${i.system} | ${i.sessions} | ${(i.bytesPerSession / 1024).toFixed(1)} KiB | ${i.rssBeforeMiB} → ${i.rssAfterMiB} MiB |`);
     lines.push('');
   }
+  if (r.adversarial) lines.push(...underAttack(r.adversarial));
   lines.push(
     '## How it was measured',
     '',
@@ -187,4 +189,40 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   const file = path.join(dir, `bench-${stamp}.md`);
   writeFileSync(file, lines.join('\n'));
   return file;
+}
+
+const codes = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${v}×${k}`).join(' ') || 'none';
+
+/** The attackers' outcome in one line: served, refused by code, closed by the node. */
+export function attackersLine(a: AttackOutcome): string {
+  return `${a.connections} conn, ${a.sent} sent, ${a.served} served, refused ${codes(a.refused)}, closed by node ${codes(a.closedByNode)}${a.unanswered ? `, ${a.unanswered} unanswered at stop` : ''}${a.connectFailed ? `, ${a.connectFailed} failed to connect` : ''}`;
+}
+
+/** The "Under attack" section: the prober idle and next to each attack, against issue 12's targets. */
+function underAttack(a: AdversarialReport): string[] {
+  const t = a.targets;
+  const budget = a.maxBufferedBytes === null ? 'no --max-buffered-bytes option' : `--max-buffered-bytes ${(a.maxBufferedBytes / 1024 / 1024).toFixed(0)} MiB`;
+  const lines = [
+    '## Under attack',
+    '',
+    `${a.system}${a.nodeDir ? ` from \`${a.nodeDir}\`` : ''}, at its default limits (${budget}). A prober — one WebSocket connection calling \`get_accounts\` for one account every 100 ms, ` +
+      `open loop, latency from the scheduled send — measured for ${(a.durationMs / 1000).toFixed(1)} s idle, then next to each attack, each on a fresh node. ` +
+      `Targets: prober p99 ≤ ${t.proberP99Ms} ms and ≤ ${t.ratioToIdle}× its idle p99, without errors; with the non-readers, node RSS under ${t.rssBudgetMiB} MiB as well.`,
+    '',
+    `The attacks use the slowest legal call measured alone: **${a.expensive}**.`,
+    '',
+    '| candidate call | median ms alone | reply bytes | legal |',
+    '|---|---|---|---|',
+    ...a.calls.map((c) => `| ${c.label} | ${c.medianMs} | ${c.replyBytes} | ${c.error === undefined ? 'yes' : `no: ${c.error}`} |`),
+    '',
+    '| scenario | attack | prober p50 ms (idle) | prober p99 ms (idle) | × idle p99 | prober thread\'s max lag ms (idle) | node RSS max MiB | node CPU % | result | attackers got |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const x of a.runs) {
+    lines.push(
+      `| ${x.scenario} | ${x.attack} | ${x.prober.p50} (${a.idle.p50}) | ${x.prober.p99} (${a.idle.p99}) | ${x.ratioToIdle}× | ${x.prober.clientLoopDelayMaxMs} (${a.idle.clientLoopDelayMaxMs}) | ${x.nodeRssMaxMiB} | ${x.nodeCpuPercent} | ${x.pass ? 'pass' : `**fail**: ${x.failures.join('; ')}`} | ${attackersLine(x.attackers)} |`,
+    );
+  }
+  lines.push('', 'The prober thread\'s max lag is its own event-loop delay while measuring: when it is close to the prober\'s p99, the bench process was starved of CPU (2 cores shared by node, attackers and prober) and the figure is not the node\'s alone. "Unanswered" are calls still in flight when the attackers stopped (non-readers: not received even after reading for up to 3 s). Attackers\' refusals are counted by JSON-RPC error code (-32009 busy on the connection, -32010 busy on the node, -32012 over the time budget, -32013 rate limit); "closed by node" by WebSocket close code (1013: try again later) or socket error.', '');
+  return lines;
 }

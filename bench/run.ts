@@ -5,6 +5,8 @@
 // conventional stack (Fastify + ws, handlers inline) — drives it from load generators in worker
 // threads, and stops everything by itself. Every run is bounded in time and in requests. Results go
 // to the terminal (a table), to JSON and to a Markdown report with SVG charts (bench/report.ts).
+// Over 500 lines because it sequences every scenario and system in one place; the adversarial
+// scenarios, which run on graphene-rpc alone, live in bench/adversarial.ts.
 import { Worker } from 'node:worker_threads';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,71 +16,56 @@ import { parseArgs } from 'node:util';
 import hdr from 'hdr-histogram-js';
 import { runGenerate } from '../src/generate-command.js';
 import { openChainStore } from '../src/chain/store.js';
-import { privateKeyFromWif, signCompact } from '../src/chain/keys.js';
-import { refBlockPrefix, signingDigest } from '../src/chain/serializer.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
-import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
+import { upgradeDataDir } from '../src/chain/writer.js';
+import { privateKeyFromWif } from '../src/chain/keys.js';
+import { parseFcTime } from '../src/chain/fc-json.js';
+import type { FeeSchedule } from '../src/chain/fees.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
 import { transferOp } from '../src/chain/operations.js';
-import { processUsage, startSystem, type RunningSystem, type SystemKind } from './systems.js';
+import { processUsage, startSystem, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, SessionSpec } from './session-worker.js';
 import { writeReport } from './report.js';
+import { ADVERSARIAL_SCENARIOS, printAdversarial, runAdversarial, type AdversarialName } from './adversarial.js';
+import type { BenchReport, Percentiles, RunResult } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface Percentiles {
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  count: number;
-}
-
-export interface RunResult {
-  scenario: string;
-  system: string;
-  kind: SystemKind;
-  workers?: number;
-  loop: 'closed' | 'open';
-  /** open loop: the offered rate, requests/s */
-  offeredRate?: number;
-  throughput: number;
-  /** latency in ms, per request kind */
-  latency: Record<string, Percentiles>;
-  sent: number;
-  completed: number;
-  errors: number;
-  nodeCpuPercent: number;
-  nodeRssMiB: number;
-  generatorUtilisation: number;
-}
-
-export interface BenchReport {
-  started: string;
-  quick: boolean;
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
-  chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number };
-  settings: Record<string, unknown>;
-  runs: RunResult[];
-  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
-  idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
-  capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
-}
+/** Every scenario, in the order they run; `--scenarios` picks some. */
+export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
 
 interface Options {
   quick: boolean;
+  tiny: boolean;
   out: string;
   dataDir: string;
+  /** size of the chain generated when the data directory holds none */
+  accounts: number;
+  operations: number;
+  scenarios: ReadonlySet<ScenarioName>;
   workersSweep: number[];
+  workersGiven: boolean;
+  /** a built checkout whose node runs instead of this one (graphene-rpc runs only) */
+  nodeDir: string | undefined;
+  /** adversarial scenarios: the prober's measuring time, idle and under each attack */
+  attackMs: number;
+  rssBudgetMiB: number;
+  attackCall: string | undefined;
   durationMs: number;
+  /** an upper bound on each scenario's connections */
+  maxConnections: number;
+  /** open-loop rates, as shares of the best closed-loop throughput */
+  openLoopShares: number[];
   generators: number;
   p99TargetMs: number;
   depositSessions: number;
   depositRate: number;
   depositSeconds: number;
   idleSessions: number;
+  /** the pauses that let the node settle around ws-idle and after the last deposit */
+  settleMs: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -86,39 +73,76 @@ function parseOptions(argv: string[]): Options {
     args: argv,
     options: {
       quick: { type: 'boolean', default: false },
+      tiny: { type: 'boolean', default: false },
       out: { type: 'string' },
       'data-dir': { type: 'string' },
+      accounts: { type: 'string' },
+      operations: { type: 'string' },
+      scenarios: { type: 'string' },
       workers: { type: 'string' },
       duration: { type: 'string' },
+      connections: { type: 'string' },
+      'open-loop-shares': { type: 'string' },
       generators: { type: 'string' },
       'p99-target': { type: 'string' },
       'deposit-sessions': { type: 'string' },
+      'deposit-rate': { type: 'string' },
+      'deposit-seconds': { type: 'string' },
       'idle-sessions': { type: 'string' },
+      settle: { type: 'string' },
+      'node-dir': { type: 'string' },
+      'attack-seconds': { type: 'string' },
+      'rss-budget': { type: 'string' },
+      'attack-call': { type: 'string' },
     },
   });
-  const quick = values.quick ?? false;
+  // --tiny: the smallest run that still goes through every scenario and system (the test suite's
+  // smoke test, a few seconds); its figures mean nothing. It is --quick with these defaults.
+  const tiny = values.tiny ?? false;
+  const quick = (values.quick ?? false) || tiny;
+  const preset = (full: string, q: string, t: string) => (tiny ? t : quick ? q : full);
   const num = (v: string | undefined, d: number, name: string): number => {
     if (v === undefined) return d;
     const n = Number(v);
     if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} expects a positive number, got '${v}'`);
     return n;
   };
+  const list = (v: string | undefined, d: string, name: string): number[] => (v ?? d).split(',').map((x) => num(x, 1, name));
+  const scenarios = (values.scenarios ?? SCENARIOS.join(',')).split(',').map((x) => x.trim());
+  for (const name of scenarios) {
+    if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`--scenarios: unknown scenario '${name}' (known: ${SCENARIOS.join(', ')})`);
+  }
   return {
     quick,
+    tiny,
     out: values.out ?? path.join(root, 'bench/results'),
-    dataDir: values['data-dir'] ?? path.join(root, quick ? 'bench/data/chain-quick' : 'bench/data/chain-default'),
-    workersSweep: (values.workers ?? (quick ? '1,2' : '1,2,3,4')).split(',').map((w) => num(w, 1, 'workers')),
-    durationMs: num(values.duration, quick ? 1.2 : 8, 'duration') * 1000,
+    dataDir: values['data-dir'] ?? path.join(root, preset('bench/data/chain-default', 'bench/data/chain-quick', 'bench/data/chain-tiny')),
+    accounts: Math.max(6, Math.round(num(values.accounts, Number(preset('100000', '2000', '60')), 'accounts'))),
+    operations: Math.round(num(values.operations, Number(preset('2000000', '40000', '400')), 'operations')),
+    scenarios: new Set(scenarios as ScenarioName[]),
+    workersSweep: list(values.workers, preset('1,2,3,4', '1,2', '1'), 'workers'),
+    workersGiven: values.workers !== undefined,
+    nodeDir: values['node-dir'] === undefined ? undefined : path.resolve(values['node-dir']),
+    attackMs: num(values['attack-seconds'], Number(preset('10', '5', '0.3')), 'attack-seconds') * 1000,
+    rssBudgetMiB: num(values['rss-budget'], 1024, 'rss-budget'),
+    attackCall: values['attack-call'],
+    durationMs: num(values.duration, Number(preset('8', '1.2', '0.2')), 'duration') * 1000,
+    maxConnections: num(values.connections, tiny ? 4 : Infinity, 'connections'),
+    openLoopShares: list(values['open-loop-shares'], preset('0.1,0.3,0.5,0.7,0.9', '0.2,0.5', '0.5'), 'open-loop-shares'),
     generators: num(values.generators, 1, 'generators'),
     p99TargetMs: num(values['p99-target'], 10, 'p99-target'),
-    depositSessions: num(values['deposit-sessions'], quick ? 200 : 10_000, 'deposit-sessions'),
-    depositRate: quick ? 10 : 20,
-    depositSeconds: quick ? 4 : 20,
-    idleSessions: num(values['idle-sessions'], quick ? 1000 : 5000, 'idle-sessions'),
+    depositSessions: num(values['deposit-sessions'], Number(preset('10000', '200', '10')), 'deposit-sessions'),
+    depositRate: num(values['deposit-rate'], Number(preset('20', '10', '10')), 'deposit-rate'),
+    depositSeconds: num(values['deposit-seconds'], Number(preset('20', '4', '1.2')), 'deposit-seconds'),
+    idleSessions: num(values['idle-sessions'], Number(preset('5000', '1000', '20')), 'idle-sessions'),
+    settleMs: num(values.settle, Number(preset('1', '1', '0.1')), 'settle') * 1000,
   };
 }
 
+
 const log = (s: string) => process.stderr.write(`${s}\n`);
+
+const nodeDirOf = (o: Options): { nodeDir?: string } => (o.nodeDir ? { nodeDir: o.nodeDir } : {});
 
 function percentiles(h: hdr.Histogram): Percentiles {
   const ms = (us: number) => Math.round(us) / 1000;
@@ -199,7 +223,7 @@ function chainInfo(dataDir: string): ChainInfo {
 }
 
 /** The scenarios measured as throughput and latency. */
-function scenarios(info: ChainInfo): { name: string; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
+function scenarios(info: ChainInfo): { name: ScenarioName; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
   const pick = <T>(a: readonly T[], n: number) => Array.from({ length: n }, (_, i) => a[(i * 7919) % a.length]!);
   const small: RequestKind = {
     label: 'small',
@@ -254,12 +278,12 @@ function nextMessage<T>(w: Worker): Promise<T> {
 
 /** ws-idle: many logged-in sessions that do nothing; the figure is the node's memory per session. */
 async function idle(sys: RunningSystem, o: Options): Promise<BenchReport['idle'][number]> {
-  await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, o.settleMs));
   const rssBefore = processUsage(sys.pid).rssBytes;
   const w = spawnSessions({ mode: 'idle', url: `ws://127.0.0.1:${sys.port}/ws`, accounts: Array.from({ length: o.idleSessions }, () => '') });
   const ready = await nextMessage<{ ready: number; failed: number; error?: string }>(w);
   if (ready.error) throw new Error(ready.error);
-  await new Promise((r) => setTimeout(r, 2000));
+  await new Promise((r) => setTimeout(r, 2 * o.settleMs));
   const rssAfter = processUsage(sys.pid).rssBytes;
   w.postMessage('close');
   await nextMessage(w);
@@ -279,9 +303,14 @@ async function idle(sys: RunningSystem, o: Options): Promise<BenchReport['idle']
  * line, ms) to each subscriber's first notice about that block.
  */
 async function deposits(o: Options, info: ChainInfo, workers: number): Promise<BenchReport['deposits']> {
-  const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, blockInterval: 1 });
+  const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, blockInterval: 1, ...nodeDirOf(o) });
+  const startedAt = Math.floor(Date.now() / 1000);
   try {
     const url = `http://127.0.0.1:${sys.port}/rpc`;
+    const post = async (body: unknown) => (await (await fetch(url, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: any; error?: any };
+    // Until the devnet's first block the head may be a generated chain's, far in the past; the node
+    // would refuse transfers that expire a minute from now as too far after the head block time.
+    while (parseFcTime((await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result.time) < startedAt) await new Promise((r) => setTimeout(r, 100));
     const accounts = info.users.slice(0, Math.min(o.depositSessions, info.users.length));
     const w = spawnSessions({ mode: 'subscribe', url: `ws://127.0.0.1:${sys.port}/ws`, accounts });
     const ready = await nextMessage<{ ready: number; failed: number; error?: string }>(w);
@@ -289,7 +318,6 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
     const cpu0 = processUsage(sys.pid);
     const t0 = Date.now();
     const key = privateKeyFromWif(DEV_BLOCK_SIGNING_WIF);
-    const post = async (body: unknown) => (await (await fetch(url, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: any; error?: any };
     const chainId = (await post({ id: 1, method: 'get_chain_id', params: [] })).result as string;
     const gp = (await post({ id: 1, method: 'get_global_properties', params: [] })).result as { parameters: { current_fees: FeeSchedule } };
     const ids = new Map((await post({ id: 1, method: 'lookup_account_names', params: [accounts] })).result.map((a: { id: string; name: string } | null, i: number) => [accounts[i]!, a?.id]));
@@ -301,23 +329,19 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
     while (Date.now() < end) {
       const dgp = (await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result;
       const to = ids.get(accounts[sent % accounts.length]!);
-      const op = transferOp('1.2.6', String(to), 1 + sent);
-      op[1].fee = { amount: requiredFee(op, gp.parameters.current_fees), asset_id: '1.3.0' };
-      const trx = {
-        ref_block_num: dgp.head_block_number & 0xffff,
-        ref_block_prefix: dgp.head_block_number === 0 ? 0 : refBlockPrefix(dgp.head_block_id),
-        expiration: fcTime(Math.max(parseFcTime(dgp.time), Math.floor(Date.now() / 1000)) + 60),
-        operations: [op],
-        extensions: [],
-      };
-      const r = await post({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [{ ...trx, signatures: [signCompact(signingDigest(chainId, trx), key)] }]] });
+      const trx = buildTransaction(headOf(dgp), [transferOp('1.2.6', String(to), 1 + sent)], {
+        expiration: Math.max(parseFcTime(dgp.time), Math.floor(Date.now() / 1000)) + 60,
+        fees: gp.parameters.current_fees,
+      });
+      const r = await post({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [signTransaction(chainId, trx, [key])]] });
       if (r.error) refused++;
       sent++;
       nextAt += interval;
       const wait = nextAt - Date.now();
       if (wait > 0) await new Promise((res) => setTimeout(res, wait));
     }
-    await new Promise((r) => setTimeout(r, 2500));
+    // The last transfers' block, and its notices.
+    await new Promise((r) => setTimeout(r, 2.5 * o.settleMs));
     const cpu1 = processUsage(sys.pid);
     w.postMessage('close');
     const done = await nextMessage<{ arrivals: Arrival[]; failed: number }>(w);
@@ -356,25 +380,38 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   const o = parseOptions(argv);
   const startedAt = new Date();
   if (!existsSync(path.join(o.dataDir, 'chain'))) {
-    const size = o.quick ? { accounts: 2000, operations: 40_000 } : { accounts: 100_000, operations: 2_000_000 };
-    log(`generating ${o.dataDir} (${size.accounts} accounts, ${size.operations} transfers)…`);
-    log(await runGenerate({ dataDir: o.dataDir, ...size, seed: 1, progress: !o.quick }));
+    log(`generating ${o.dataDir} (${o.accounts} accounts, ${o.operations} transfers)…`);
+    log(await runGenerate({ dataDir: o.dataDir, accounts: o.accounts, operations: o.operations, seed: 1, progress: !o.quick }));
   }
+  // A chain made by an older version gets its indexes now: the systems under test open it read-only.
+  if (o.nodeDir && !existsSync(path.join(o.nodeDir, 'dist/src/cli.js'))) throw new Error(`--node-dir: ${o.nodeDir} has no dist/src/cli.js (build that checkout first)`);
+  if (await upgradeDataDir(o.dataDir)) log(`upgraded ${o.dataDir} to the current store schema`);
   const info = chainInfo(o.dataDir);
   const report: BenchReport = {
     started: startedAt.toISOString(),
     quick: o.quick,
     machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version },
     chain: { dataDir: o.dataDir, accounts: info.accounts, operations: info.operations, busiestAccountOps: info.busiestOps },
-    settings: { workersSweep: o.workersSweep, durationMs: o.durationMs, generators: o.generators, p99TargetMs: o.p99TargetMs },
+    settings: {
+      scenarios: [...o.scenarios],
+      workersSweep: o.workersSweep,
+      durationMs: o.durationMs,
+      maxConnections: Number.isFinite(o.maxConnections) ? o.maxConnections : undefined,
+      openLoopShares: o.openLoopShares,
+      generators: o.generators,
+      p99TargetMs: o.p99TargetMs,
+      settleMs: o.settleMs,
+      nodeDir: o.nodeDir,
+      attackMs: o.attackMs,
+    },
     runs: [],
     idle: [],
   };
-  const list = scenarios(info);
+  const list = scenarios(info).filter((s) => o.scenarios.has(s.name));
   const specFor = (s: (typeof list)[number], port: number, rate = 0): LoadSpec => ({
     transport: s.transport,
     url: s.transport === 'http' ? `http://127.0.0.1:${port}/rpc` : `ws://127.0.0.1:${port}/ws`,
-    connections: s.connections,
+    connections: Math.min(s.connections, o.maxConnections),
     inflight: s.inflight,
     rate,
     durationMs: o.durationMs,
@@ -385,7 +422,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   // graphene-rpc at each worker count (closed loop), and the reply sizes the ceiling imitates.
   const replySize: Record<string, number> = {};
   for (const workers of o.workersSweep) {
-    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers });
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, ...nodeDirOf(o) });
     try {
       for (const s of list) {
         if (replySize[s.name] === undefined) {
@@ -399,19 +436,21 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       await sys.stop();
     }
   }
-  // The best worker count for small calls over WebSocket; its open-loop runs give the capacity advice.
-  const best = report.runs.filter((r) => r.scenario === 'ws-small' && r.kind === 'graphene-rpc').sort((a, b) => b.throughput - a.throughput)[0]!;
-  const bestWorkers = best.workers!;
-  {
-    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers });
+  // The best worker count for small calls over WebSocket (or for whatever ran); its open-loop runs
+  // give the capacity advice.
+  const swept = report.runs.filter((r) => r.kind === 'graphene-rpc');
+  const best = (swept.some((r) => r.scenario === 'ws-small') ? swept.filter((r) => r.scenario === 'ws-small') : swept).sort((a, b) => b.throughput - a.throughput)[0];
+  const bestWorkers = best?.workers ?? o.workersSweep[0]!;
+  const openLoop = list.filter((s) => s.name === 'ws-small' || s.name === 'ws-mixed');
+  if (openLoop.length > 0) {
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, ...nodeDirOf(o) });
     try {
-      for (const name of ['ws-small', 'ws-mixed']) {
-        const s = list.find((x) => x.name === name)!;
-        const max = report.runs.find((r) => r.scenario === name && r.workers === bestWorkers)!.throughput;
-        for (const share of o.quick ? [0.2, 0.5] : [0.1, 0.3, 0.5, 0.7, 0.9]) {
+      for (const s of openLoop) {
+        const max = report.runs.find((r) => r.scenario === s.name && r.workers === bestWorkers)!.throughput;
+        for (const share of o.openLoopShares) {
           const rate = Math.max(10, Math.round(max * share));
-          log(`${name} open loop at ${rate}/s on ${sys.name}…`);
-          report.runs.push(await measure(sys, name, specFor(s, sys.port, rate), o, { workers: bestWorkers }));
+          log(`${s.name} open loop at ${rate}/s on ${sys.name}…`);
+          report.runs.push(await measure(sys, s.name, specFor(s, sys.port, rate), o, { workers: bestWorkers }));
         }
       }
     } finally {
@@ -419,7 +458,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     }
   }
   // The conventional stack and the ceiling, closed loop.
-  {
+  if (list.length > 0) {
     const sys = await startSystem('conventional', { dataDir: o.dataDir });
     try {
       for (const s of list) {
@@ -440,8 +479,9 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     }
   }
   // ws-idle on fresh processes, so that what earlier runs left in the heap does not blur the figure.
-  for (const [kind, workers] of [['graphene-rpc', bestWorkers], ['conventional', 1]] as const) {
-    const sys = await startSystem(kind, { dataDir: o.dataDir, workers });
+  const idleOn = o.scenarios.has('ws-idle') ? ([['graphene-rpc', bestWorkers], ['conventional', 1]] as const) : [];
+  for (const [kind, workers] of idleOn) {
+    const sys = await startSystem(kind, { dataDir: o.dataDir, workers, ...(kind === 'graphene-rpc' ? nodeDirOf(o) : {}) });
     try {
       log(`ws-idle with ${o.idleSessions} sessions on ${sys.name}…`);
       report.idle.push(await idle(sys, o));
@@ -449,21 +489,44 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       await sys.stop();
     }
   }
-  log(`ws-deposits with ${o.depositSessions} subscribed sessions…`);
-  report.deposits = await deposits(o, info, bestWorkers);
+  if (o.scenarios.has('ws-deposits')) {
+    log(`ws-deposits with ${o.depositSessions} subscribed sessions…`);
+    report.deposits = await deposits(o, info, bestWorkers);
+  }
+  const adversarial = new Set(ADVERSARIAL_SCENARIOS.filter((s) => o.scenarios.has(s)));
+  if (adversarial.size > 0) {
+    report.adversarial = await runAdversarial(
+      {
+        dataDir: o.dataDir,
+        // The best worker count of this run; without a sweep, the one asked for, else 2.
+        workers: best?.workers ?? (o.workersGiven ? o.workersSweep[0]! : 2),
+        ...nodeDirOf(o),
+        scenarios: adversarial as ReadonlySet<AdversarialName>,
+        durationMs: o.attackMs,
+        size: o.tiny ? 'tiny' : o.quick ? 'quick' : 'full',
+        rssBudgetMiB: o.rssBudgetMiB,
+        ...(o.attackCall === undefined ? {} : { attackCall: o.attackCall }),
+        settleMs: o.settleMs,
+        log,
+      },
+      info,
+    );
+  }
 
   // Capacity: the highest offered rate whose p99 met the target, at the best worker count.
-  const open = report.runs.filter((r) => r.scenario === 'ws-small' && r.loop === 'open' && r.errors === 0);
-  const ok = open.filter((r) => (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs).sort((a, b) => b.throughput - a.throughput)[0];
-  report.capacity = {
-    scenario: 'ws-small',
-    p99TargetMs: o.p99TargetMs,
-    recommendedWorkers: bestWorkers,
-    sustainableRate: ok?.throughput ?? 0,
-    note: ok
-      ? `open-loop runs at ${open.map((r) => r.offeredRate).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`
-      : `no open-loop rate kept p99 within ${o.p99TargetMs} ms`,
-  };
+  if (o.scenarios.has('ws-small')) {
+    const open = report.runs.filter((r) => r.scenario === 'ws-small' && r.loop === 'open' && r.errors === 0);
+    const ok = open.filter((r) => (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs).sort((a, b) => b.throughput - a.throughput)[0];
+    report.capacity = {
+      scenario: 'ws-small',
+      p99TargetMs: o.p99TargetMs,
+      recommendedWorkers: bestWorkers,
+      sustainableRate: ok?.throughput ?? 0,
+      note: ok
+        ? `open-loop runs at ${open.map((r) => r.offeredRate).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`
+        : `no open-loop rate kept p99 within ${o.p99TargetMs} ms`,
+    };
+  }
 
   mkdirSync(o.out, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
@@ -488,8 +551,9 @@ function printTable(r: BenchReport): void {
     'node rss MiB': x.nodeRssMiB,
     'gen util': x.generatorUtilisation,
   }));
-  console.table(rows);
+  if (rows.length > 0) console.table(rows);
   if (r.deposits) console.log(`ws-deposits: ${r.deposits.sessions} sessions, ${r.deposits.deliveries} notices, delay p50 ${r.deposits.delayMs.p50} ms, p99 ${r.deposits.delayMs.p99} ms`);
   for (const i of r.idle) console.log(`ws-idle: ${i.system}: ${i.sessions} sessions, ${(i.bytesPerSession / 1024).toFixed(1)} KiB per session`);
+  if (r.adversarial) printAdversarial(r.adversarial);
   if (r.capacity) console.log(`capacity: ${r.capacity.recommendedWorkers} workers; ${r.capacity.sustainableRate} calls/s of ${r.capacity.scenario} within p99 ${r.capacity.p99TargetMs} ms`);
 }

@@ -1,7 +1,7 @@
 // The systems a benchmark compares, each started as its own process: graphene-rpc (at a given worker
 // count), the ceiling (bare uWebSockets.js, canned replies) and the conventional stack (Fastify + ws,
 // handlers inline). Also reads a process's CPU time and resident memory from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -18,6 +18,8 @@ export interface RunningSystem {
   readonly pid: number;
   /** lines the process printed (graphene-rpc's JSON log) */
   readonly lines: string[];
+  /** options left out because the node (an older checkout) does not know them */
+  readonly dropped: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -39,16 +41,64 @@ export interface StartOptions {
   readonly replyBytes?: number;
   /** graphene-rpc: extra serve options */
   readonly extra?: readonly string[];
+  /** graphene-rpc: run the node at its own defaults, without the benchmark's lifted per-connection limits */
+  readonly nodeDefaults?: boolean;
+  /** graphene-rpc: a built checkout whose `dist/src/cli.js` is the node to start (default: this one) */
+  readonly nodeDir?: string;
+}
+
+/** The `serve` options a node's CLI knows and their defaults, from its `--help` (cached per CLI). */
+export interface ServeOptions {
+  readonly known: ReadonlySet<string>;
+  readonly defaults: ReadonlyMap<string, string>;
+}
+
+const serveOptionsCache = new Map<string, ServeOptions>();
+
+export function serveOptions(nodeDir?: string): ServeOptions {
+  const cli = nodeCli(nodeDir);
+  const cached = serveOptionsCache.get(cli);
+  if (cached) return cached;
+  const help = execFileSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8', timeout: 30_000 });
+  const known = new Set<string>();
+  const defaults = new Map<string, string>();
+  for (const line of help.split('\n')) {
+    const m = /^\s+(?:-\w, )?(--[a-z0-9-]+)/.exec(line);
+    if (!m) continue;
+    known.add(m[1]!);
+    const d = /\(default: ([^)]*)\)\s*$/.exec(line);
+    if (d) defaults.set(m[1]!, d[1]!);
+  }
+  const o = { known, defaults };
+  serveOptionsCache.set(cli, o);
+  return o;
+}
+
+const nodeCli = (nodeDir?: string) => (nodeDir ? path.resolve(nodeDir, 'dist/src/cli.js') : path.join(dist, 'src/cli.js'));
+
+/**
+ * Drops the options (each with its value) that the node does not know, so that an older checkout
+ * given with --node-dir starts instead of refusing an option it predates; the essential ones must be
+ * known.
+ */
+function knownOnly(args: readonly string[], o: ServeOptions, essential: ReadonlySet<string>, dropped: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i]!;
+    if (o.known.has(name)) out.push(name, args[i + 1]!);
+    else if (essential.has(name)) throw new Error(`the node does not know ${name}`);
+    else dropped.push(name);
+  }
+  return out;
 }
 
 export async function startSystem(kind: SystemKind, o: StartOptions): Promise<RunningSystem> {
   const port = await freePort();
   let args: string[];
   let ready: RegExp;
+  const dropped: string[] = [];
   if (kind === 'graphene-rpc') {
-    args = [
-      path.join(dist, 'src/cli.js'),
-      'serve',
+    const options = [
       '--data-dir',
       o.dataDir,
       '--rpc-endpoint',
@@ -59,15 +109,13 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       String(o.blockInterval ?? 0),
       '--log-level',
       'debug',
-      // Benchmarks pipeline deeply and open many sessions: lift the per-connection limits.
-      '--max-pending-calls-per-connection',
-      '100000',
-      '--max-queued-calls',
-      '1000000',
-      '--ws-idle-timeout',
-      '0',
+      // Benchmarks pipeline deeply and open many sessions: lift the per-connection limits (not for
+      // the adversarial scenarios, which measure the node as a public node runs it).
+      ...(o.nodeDefaults ? [] : ['--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0']),
       ...(o.extra ?? []),
     ];
+    args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers']), dropped)];
+    if (dropped.length > 0) process.stderr.write(`${nodeCli(o.nodeDir)} does not know ${dropped.join(', ')}: left out\n`);
     ready = /serving JSON-RPC/;
   } else if (kind === 'ceiling') {
     args = [path.join(dist, 'bench/baselines/ceiling.js'), String(port), String(o.replyBytes ?? 1024)];
@@ -98,13 +146,14 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const name = kind === 'graphene-rpc' ? `graphene-rpc ×${o.workers ?? 1}` : kind;
+  const name = kind === 'graphene-rpc' ? `graphene-rpc${o.nodeDir ? ` (${path.basename(path.resolve(o.nodeDir))})` : ''} ×${o.workers ?? 1}` : kind;
   return {
     name,
     kind,
     port,
     pid: child.pid!,
     lines,
+    dropped,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -21,12 +21,38 @@ export const API_SET_NAMES = [
   'custom_operations_api',
 ] as const;
 
+/**
+ * Per-user limits, from optional fields of an access entry that only this node reads (BitShares
+ * Core's from_variant ignores members it does not know, so the file stays valid for Core). Each
+ * overrides the node-wide option for sessions logged in as that user.
+ */
+export interface UserLimits {
+  /** `max_calls_per_second`: calls per second over all of the user's connections */
+  readonly maxCallsPerSecond?: number;
+  /** `max_connections`: sessions logged in as the user at once */
+  readonly maxConnections?: number;
+  /** `call_budget_ms`: instead of --call-budget-ms */
+  readonly callBudgetMs?: number;
+}
+
 export interface AccessEntry {
   readonly passwordHash: Buffer | '*';
   readonly passwordSalt: Buffer | '*';
   /** sorted, as Core's flat_set */
   readonly allowedApis: readonly string[];
+  readonly limits: UserLimits;
 }
+
+/** What a successful login gives a session. */
+export interface Grant {
+  /** the access entry's user name ('*' for the wildcard entry) */
+  readonly entry: string;
+  readonly allowed: readonly string[];
+  readonly limits: UserLimits;
+}
+
+/** The optional per-user limit fields, by their names in the file. */
+const LIMIT_FIELDS = { max_calls_per_second: 'maxCallsPerSecond', max_connections: 'maxConnections', call_budget_ms: 'callBudgetMs' } as const;
 
 export interface AccessPolicy {
   /** username → entry; '*' matches any user not listed */
@@ -41,6 +67,7 @@ export function defaultAccessPolicy(): AccessPolicy {
     passwordHash: '*',
     passwordSalt: '*',
     allowedApis: ['custom_operations_api', 'database_api', 'history_api', 'network_broadcast_api', 'orders_api'],
+    limits: {},
   };
   return { users: new Map([['*', entry]]), unknownApiNames: [] };
 }
@@ -92,7 +119,14 @@ export function parseAccessFile(text: string, file: string): AccessPolicy {
     }
     if (!Array.isArray(apis) || apis.some((a) => typeof a !== 'string')) fail(`${who}: "allowed_apis" must be an array of API set names`);
     for (const a of apis as string[]) if (!(API_SET_NAMES as readonly string[]).includes(a)) unknown.add(a);
-    users.set(user as string, { passwordHash, passwordSalt, allowedApis: [...new Set(apis as string[])].sort() });
+    const limits: Record<string, number> = {};
+    for (const [field, key] of Object.entries(LIMIT_FIELDS)) {
+      const v = e[field];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 0xffffffff) fail(`${who}: "${field}" must be a positive integer`);
+      limits[key] = v as number;
+    }
+    users.set(user as string, { passwordHash, passwordSalt, allowedApis: [...new Set(apis as string[])].sort(), limits });
   });
   return { users, unknownApiNames: [...unknown].sort() };
 }
@@ -117,19 +151,28 @@ export function hashPassword(password: string, salt: Buffer = randomBytes(8)): {
 
 // Unknown users are checked against this entry, so that they cost the same hash and compare as a
 // wrong password and cannot be told apart by timing.
-const decoy: AccessEntry = { passwordHash: randomBytes(32), passwordSalt: randomBytes(8), allowedApis: [] };
+const decoy: AccessEntry = { passwordHash: randomBytes(32), passwordSalt: randomBytes(8), allowedApis: [], limits: {} };
 
 /**
  * Core's login check (api.cpp:56-85): the user's own entry if listed (a wrong password never falls back
  * to '*'), else the '*' entry. Returns the allowed API sets, or undefined when the login fails.
  */
-export function authenticate(policy: AccessPolicy, user: string, password: string): readonly string[] | undefined {
-  const entry = policy.users.get(user) ?? policy.users.get('*');
+export function grantFor(policy: AccessPolicy, user: string, password: string): Grant | undefined {
+  const name = policy.users.has(user) ? user : '*';
+  const entry = policy.users.get(name);
   const e = entry ?? decoy;
-  if (e.passwordHash === '*') return entry ? e.allowedApis : undefined;
-  const ok = timingSafeEqual(passwordDigest(password, e.passwordSalt as Buffer), e.passwordHash);
-  return ok && entry ? e.allowedApis : undefined;
+  const ok = e.passwordHash === '*' || timingSafeEqual(passwordDigest(password, e.passwordSalt as Buffer), e.passwordHash);
+  if (!ok || !entry) return undefined;
+  // One grant per entry, made once: every anonymous HTTP request logs in, and need not allocate to.
+  let grant = grants.get(entry);
+  if (!grant) grants.set(entry, (grant = Object.freeze({ entry: name, allowed: e.allowedApis, limits: e.limits })));
+  return grant;
 }
+
+const grants = new WeakMap<AccessEntry, Grant>();
+
+/** The allowed API sets of a login, or undefined when it fails (grantFor without the limits). */
+export const authenticate = (policy: AccessPolicy, user: string, password: string): readonly string[] | undefined => grantFor(policy, user, password)?.allowed;
 
 /** Splits an `Authorization: Basic` header into user and password; undefined when malformed. */
 export function parseBasicAuth(header: string): { user: string; password: string } | undefined {

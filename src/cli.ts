@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// graphene-rpc's command line: `serve` and `hash-password`. Option names are witness_node's.
+// graphene-rpc's command line: `serve`, `config`, `generate`, `bench` and `hash-password`. Option
+// names are witness_node's.
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import ini from 'ini';
 import { read } from 'read';
-import { OPTIONS, buildConfig, ConfigError } from './config.js';
+import { OPTIONS, ConfigError, envName, resolveConfig, type Config, type OptionSource } from './config.js';
 import { hashPassword, AccessFileError } from './access.js';
 import { GenesisError } from './chain/genesis.js';
 import { createLogger } from './log.js';
@@ -42,20 +43,28 @@ function positiveInt(name: string) {
   };
 }
 
-const program = new Command('graphene-rpc').description('A BitShares/Graphene-compatible node RPC service').showHelpAfterError();
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const serve = program.command('serve').description('Start the node').option('--config <file>', 'ini file of options (keys are the long option names)');
-for (const o of OPTIONS) {
-  const flag = o.kind.type === 'bool' ? `--${o.name} [bool]` : `--${o.name} <value>`;
-  const opt = new Option(flag, o.help + (o.default !== null && o.default !== '' ? ` (default: ${o.default})` : ''));
-  // Keep values as text; buildConfig validates every source the same way.
-  opt.argParser((v: string | undefined) => {
-    if (v !== undefined && typeof v !== 'string') throw new InvalidArgumentError('expected a value');
-    return v ?? 'true';
-  });
-  serve.addOption(opt);
+const program = new Command('graphene-rpc').description('A BitShares/Graphene-compatible node RPC service').version(version).showHelpAfterError();
+
+/** The node's options on a command: `--config` and every option of the table, kept as text. */
+function withNodeOptions(cmd: Command): Command {
+  cmd.option('--config <file>', 'ini file of options (keys are the long option names)');
+  for (const o of OPTIONS) {
+    const flag = o.kind.type === 'bool' ? `--${o.name} [bool]` : `--${o.name} <value>`;
+    const opt = new Option(flag, o.help + (o.default !== null && o.default !== '' ? ` (default: ${o.default})` : ''));
+    // Keep values as text; resolveConfig validates every source the same way.
+    opt.argParser((v: string | undefined) => {
+      if (v !== undefined && typeof v !== 'string') throw new InvalidArgumentError('expected a value');
+      return v ?? 'true';
+    });
+    cmd.addOption(opt);
+  }
+  return cmd;
 }
-serve.action(async (opts: Record<string, string>) => {
+
+/** The effective configuration of a command's options, the --config file and the environment. */
+function configFrom(opts: Record<string, string>): { config: Config; sources: Readonly<Record<string, OptionSource>>; fileName: string } {
   const cli: Record<string, string> = {};
   for (const o of OPTIONS) {
     const key = o.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -63,12 +72,46 @@ serve.action(async (opts: Record<string, string>) => {
     if (v !== undefined) cli[o.name] = v === (true as unknown) ? 'true' : v;
   }
   const file = opts.config ? readIni(opts.config) : {};
-  const config = buildConfig(cli, file, opts.config ? `config file ${opts.config}` : 'config file');
+  const fileName = opts.config ? `config file ${opts.config}` : 'config file';
+  return { ...resolveConfig(cli, file, fileName, process.env), fileName };
+}
+
+const serve = withNodeOptions(program.command('serve').description('Start the node'));
+
+withNodeOptions(program.command('config').description('Print the effective configuration and where each value comes from (default, config file, environment, command line)')).action(
+  (opts: Record<string, string>) => {
+    const { config, sources, fileName } = configFrom(opts);
+    const valueOf = (key: string): unknown =>
+      key.startsWith('apiLimits.') ? (config.apiLimits as Record<string, unknown>)[key.slice(10)] : (config as unknown as Record<string, unknown>)[key];
+    const shown = (o: (typeof OPTIONS)[number]): string => {
+      const v = valueOf(o.key);
+      if (o.name === 'private-key' && typeof v === 'string') return `${v.slice(0, 60)}…"]`;
+      if (v !== null && typeof v === 'object' && 'host' in v) {
+        const e = v as unknown as { host: string; port: number };
+        return `${e.host}:${e.port}`;
+      }
+      return Array.isArray(v) ? v.join(',') : String(v ?? '');
+    };
+    const width = Math.max(...OPTIONS.map((o) => o.name.length));
+    for (const o of OPTIONS) {
+      const source = sources[o.name]!;
+      const from = source === 'config file' ? fileName : source === 'environment' ? `environment ${envName(o.name)}` : source;
+      process.stdout.write(`${o.name.padEnd(width)} = ${shown(o)}    # ${from}\n`);
+    }
+  },
+);
+
+serve.action(async (opts: Record<string, string>) => {
+  const { config } = configFrom(opts);
   const log = createLogger(config.logLevel);
   const node = await startNode(config, log);
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    // A second signal means now: no more draining.
+    if (stopping) {
+      log.warn({ signal }, 'second signal: stopping at once');
+      process.exit(1);
+    }
     stopping = true;
     log.info({ signal }, 'shutting down');
     node.close().then(
@@ -79,6 +122,11 @@ serve.action(async (opts: Record<string, string>) => {
       },
     );
   };
+  // SIGHUP re-reads the access file; it does not stop the node.
+  process.on('SIGHUP', () => {
+    log.info({ signal: 'SIGHUP' }, 're-reading the api-access file');
+    node.reloadAccess();
+  });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 });
@@ -101,7 +149,7 @@ program
   .description('Run the capacity benchmark (see README "Benchmarks"); --quick for a short smoke run')
   .allowUnknownOption(true)
   .helpOption(false)
-  .argument('[options...]', '--quick, --out DIR, --data-dir DIR, --workers 1,2,4, --duration S, --p99-target MS, --deposit-sessions N, --idle-sessions N')
+  .argument('[options...]', '--quick, --tiny, --scenarios LIST, --out DIR, --data-dir DIR, --workers 1,2,4, --duration S, --p99-target MS, … (README "Benchmarks")')
   .action(async (options: string[]) => {
     // Named by URL: the node itself never loads benchmark code.
     const { runBench } = (await import(new URL('../bench/run.js', import.meta.url).href)) as { runBench: (argv: string[]) => Promise<unknown> };

@@ -78,12 +78,36 @@ export interface Config {
   readonly maxJsonDepth: number;
   /** calls per WebSocket connection waiting for their reply; beyond it a call gets -32009 */
   readonly maxPendingCallsPerConnection: number;
-  /** calls waiting for a free worker, node-wide; beyond it a call gets -32009 */
+  /** calls waiting for or running in a worker, node-wide; beyond it a call gets -32010 */
   readonly maxQueuedCalls: number;
+  /** ms from a call's arrival to its reply; a call past it gets -32012 and stops using its worker */
+  readonly callBudgetMs: number;
+  /** bytes; a reply that would grow beyond it gets -32008 instead */
+  readonly maxReplyBytes: number;
+  /** ids or names one call may carry where Core sets no limit (get_objects, get_accounts, …) */
+  readonly maxIdsPerCall: number;
+  /** calls per second one WebSocket connection may make; 0: no limit */
+  readonly maxCallsPerSecond: number;
+  /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
+  readonly loginFailuresBeforeDelay: number;
+  /** ms; the longest a throttled login attempt waits */
+  readonly loginDelayMaxMs: number;
+  /** ms that shutdown waits for calls in flight to be answered */
+  readonly shutdownDrainMs: number;
+  /** seconds; /ready answers 503 while the head block is older (0: not checked) */
+  readonly readyMaxHeadAge: number;
+  /** WebSocket connections plus HTTP requests in progress, node-wide */
+  readonly maxConnections: number;
+  /** the same, per client address */
+  readonly maxConnectionsPerIp: number;
+  /** peer addresses whose X-Forwarded-For names the client (load balancers, reverse proxies) */
+  readonly trustedProxies: readonly string[];
   /** seconds without traffic before a WebSocket is closed (uWS pings keep live clients open) */
   readonly wsIdleTimeout: number;
   /** bytes queued for a slow WebSocket reader before it is disconnected */
   readonly wsMaxBufferedBytes: number;
+  /** bytes held for slow readers node-wide (WebSocket queues and unsent HTTP replies) */
+  readonly maxBufferedBytes: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -91,9 +115,10 @@ type Kind =
   | { type: 'endpoint' }
   | { type: 'string' }
   | { type: 'path'; nullable?: boolean }
-  | { type: 'int'; min: number; max: number }
+  | { type: 'int'; min: number; max: number; auto?: () => number }
   | { type: 'bool' }
-  | { type: 'enum'; choices: readonly string[] };
+  | { type: 'enum'; choices: readonly string[] }
+  | { type: 'list' };
 
 export interface OptionSpec {
   /** long option name, also the ini key */
@@ -122,7 +147,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'genesis-json', key: 'genesisJson', kind: { type: 'path', nullable: true }, default: null, help: 'Genesis file used when the data directory is new (default: the bundled config/genesis.json)' },
   { name: 'api-access', key: 'apiAccess', kind: { type: 'path', nullable: true }, default: null, help: 'JSON file of users and the API sets they may use (default: everyone gets the public sets)' },
   { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
-  { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256 }, default: String(Math.max(1, os.availableParallelism())), help: 'Worker threads that run chain queries (default: the number of CPU cores)' },
+  { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: 'auto', help: 'Worker threads that run chain queries; auto: the number of CPU cores' },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
   { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 3600 }, default: '3', help: 'Seconds between produced blocks; 0 produces blocks only on demand (debug_generate_blocks)' },
   { name: 'private-key', key: 'privateKey', kind: { type: 'string' }, default: '["BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV","5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3"]', help: 'Block signing key pair ["public key","WIF private key"], as witness_node takes it (default: the development key)' },
@@ -132,9 +157,21 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'max-request-bytes', key: 'maxRequestBytes', kind: { type: 'int', min: 256, max: 64 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Largest request body or WebSocket message, in bytes; larger ones get error -32007' },
   { name: 'max-json-depth', key: 'maxJsonDepth', kind: { type: 'int', min: 2, max: 10_000 }, default: '250', help: 'Deepest nesting of arrays and objects in a request (BitShares: 250)' },
   { name: 'max-pending-calls-per-connection', key: 'maxPendingCallsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Calls a WebSocket connection may have in flight; more get error -32009' },
-  { name: 'max-queued-calls', key: 'maxQueuedCalls', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '10000', help: 'Calls the node may hold in its worker pool (waiting or running); more get error -32009' },
+  { name: 'max-queued-calls', key: 'maxQueuedCalls', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '10000', help: 'Calls the node may hold for its worker pool (waiting or running); more get error -32010' },
+  { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
+  { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },
+  { name: 'max-ids-per-call', key: 'maxIdsPerCall', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '1000', help: 'Ids or names one call may carry where Core sets no limit (get_objects, get_accounts, lookup_account_names, …)' },
+  { name: 'shutdown-drain-ms', key: 'shutdownDrainMs', kind: { type: 'int', min: 0, max: 600_000 }, default: '5000', help: 'On SIGINT/SIGTERM, milliseconds to wait for calls in flight to be answered before WebSockets are closed (1001); a second signal stops at once' },
+  { name: 'ready-max-head-age', key: 'readyMaxHeadAge', kind: { type: 'int', min: 0, max: 31_536_000 }, default: '60', help: 'Seconds; GET /ready answers 503 while the head block is older than this (0: not checked; on-demand blocks are never checked)' },
+  { name: 'max-calls-per-second', key: 'maxCallsPerSecond', kind: { type: 'int', min: 0, max: 10_000_000 }, default: '2000', help: 'Calls per second one WebSocket connection may make; more get error -32013 (0: no limit). Per-user limits go in the access file (max_calls_per_second)' },
+  { name: 'login-failures-before-delay', key: 'loginFailuresBeforeDelay', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '5', help: 'Failed logins from one address, or for one user name, within 10 minutes before further attempts wait (250 ms, doubling)' },
+  { name: 'login-delay-max-ms', key: 'loginDelayMaxMs', kind: { type: 'int', min: 0, max: 3_600_000 }, default: '10000', help: 'Longest wait of a throttled login attempt, in milliseconds' },
+  { name: 'max-connections', key: 'maxConnections', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'WebSocket connections and HTTP requests in progress the node holds at once; more are refused with HTTP 503 and error -32014' },
+  { name: 'max-connections-per-ip', key: 'maxConnectionsPerIp', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'The same, per client address' },
+  { name: 'trusted-proxies', key: 'trustedProxies', kind: { type: 'list' }, default: '', help: 'Comma-separated peer addresses (load balancers) whose X-Forwarded-For header names the client address' },
   { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed; 0 disables (pings are sent automatically)' },
   { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
+  { name: 'max-buffered-bytes', key: 'maxBufferedBytes', kind: { type: 'int', min: 64 * 1024, max: 64 * 1024 * 1024 * 1024 }, default: String(256 * 1024 * 1024), help: 'Bytes the node holds for slow readers in all (WebSocket queues and unsent HTTP replies); over it, connections holding more than their share are closed and heavy calls get error -32010' },
   { name: 'log-level', key: 'logLevel', kind: { type: 'enum', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, default: 'info', help: 'Log level (pino)' },
 ];
 
@@ -152,7 +189,8 @@ function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
       return raw;
     case 'int': {
       const t = raw.trim();
-      if (!/^\d+$/.test(t)) throw new ConfigError(`${where} expects an integer from ${k.min} to ${k.max}, got '${raw}'`);
+      if (t === 'auto' && k.auto) return Math.min(k.max, Math.max(k.min, k.auto()));
+      if (!/^\d+$/.test(t)) throw new ConfigError(`${where} expects an integer from ${k.min} to ${k.max}${k.auto ? ' or auto' : ''}, got '${raw}'`);
       const n = Number(t);
       if (n < k.min || n > k.max) throw new ConfigError(`${where} expects an integer from ${k.min} to ${k.max}, got '${raw}'`);
       return n;
@@ -166,6 +204,11 @@ function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
     case 'enum':
       if (!k.choices.includes(raw)) throw new ConfigError(`${where} expects one of ${k.choices.join(', ')}, got '${raw}'`);
       return raw;
+    case 'list':
+      return raw
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
     case 'endpoint': {
       const m = /^(.*):(\d{1,5})$/.exec(raw.trim());
       const host = m?.[1]?.replace(/^\[(.*)\]$/, '$1');
@@ -178,34 +221,78 @@ function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
 
 export const optionByName: ReadonlyMap<string, OptionSpec> = new Map(OPTIONS.map((o) => [o.name, o]));
 
+/** Where an option's value came from. */
+export type OptionSource = 'default' | 'config file' | 'environment' | 'command line';
+
+/** The environment variable of an option: GRAPHENE_RPC_ and the option name in capitals, `-` as `_`. */
+export const envName = (option: string): string => `GRAPHENE_RPC_${option.toUpperCase().replace(/-/g, '_')}`;
+const ENV_PREFIX = 'GRAPHENE_RPC_';
+
 /**
- * Builds the frozen config from option texts. Precedence: `cli` over `file` over defaults, as
- * witness_node gives the command line precedence over config.ini.
+ * Builds the frozen config from option texts, and says where each value came from. Precedence, lowest
+ * first: defaults, the ini file, environment variables (GRAPHENE_RPC_<OPTION>), the command line, as
+ * witness_node gives the command line precedence over config.ini. A bad value stops with one line
+ * naming the option, its source and what is allowed. `env` is the process environment: only the
+ * CLI passes it, so nothing else reads process.env.
  */
-export function buildConfig(cli: Readonly<Record<string, string>>, file: Readonly<Record<string, string>> = {}, fileName = 'config file'): Config {
+export function resolveConfig(
+  cli: Readonly<Record<string, string>>,
+  file: Readonly<Record<string, string>> = {},
+  fileName = 'config file',
+  env: Readonly<Record<string, string | undefined>> = {},
+): { config: Config; sources: Readonly<Record<string, OptionSource>> } {
   for (const name of Object.keys(file)) {
     if (!optionByName.has(name)) throw new ConfigError(`${fileName}: unknown option '${name}'`);
   }
   for (const name of Object.keys(cli)) {
     if (!optionByName.has(name)) throw new ConfigError(`command line: unknown option '--${name}'`);
   }
+  const fromEnv: Record<string, string> = {};
+  const envOptions = new Map(OPTIONS.map((o) => [envName(o.name), o.name]));
+  for (const [k, v] of Object.entries(env)) {
+    if (!k.startsWith(ENV_PREFIX) || v === undefined) continue;
+    const name = envOptions.get(k);
+    // A misspelt variable would otherwise be ignored in silence.
+    if (name === undefined) throw new ConfigError(`environment: unknown variable ${k} (options are GRAPHENE_RPC_ and the option name in capitals, e.g. ${envName('rpc-endpoint')})`);
+    fromEnv[name] = v;
+  }
   const out: Record<string, unknown> = { apiLimits: {} };
+  const sources: Record<string, OptionSource> = {};
   for (const spec of OPTIONS) {
     let raw: string | null = spec.default;
-    let source = 'default';
+    let source: OptionSource = 'default';
+    let where = 'default';
     if (spec.name in file) {
       raw = file[spec.name]!;
-      source = fileName;
+      source = 'config file';
+      where = fileName;
+    }
+    if (spec.name in fromEnv) {
+      raw = fromEnv[spec.name]!;
+      source = 'environment';
+      where = `environment ${envName(spec.name)}`;
     }
     if (spec.name in cli) {
       raw = cli[spec.name]!;
       source = 'command line';
+      where = 'command line';
     }
-    const value = raw === null ? null : parseValue(spec, raw, source);
+    const value = raw === null ? null : parseValue(spec, raw, where);
+    sources[spec.name] = source;
     if (spec.key.startsWith('apiLimits.')) (out.apiLimits as Record<string, unknown>)[spec.key.slice(10)] = value;
     else out[spec.key] = value;
   }
-  return deepFreeze(out as unknown as Config);
+  return { config: deepFreeze(out as unknown as Config), sources: Object.freeze(sources) };
+}
+
+/** The frozen config from option texts (resolveConfig without the sources). */
+export function buildConfig(
+  cli: Readonly<Record<string, string>>,
+  file: Readonly<Record<string, string>> = {},
+  fileName = 'config file',
+  env: Readonly<Record<string, string | undefined>> = {},
+): Config {
+  return resolveConfig(cli, file, fileName, env).config;
 }
 
 export const defaultConfig = (overrides: Readonly<Record<string, string>> = {}): Config => buildConfig(overrides);

@@ -56,6 +56,12 @@ export const RPC = {
   REQUEST_TOO_BIG: { code: -32007, message: 'Request is too big' },
   TOO_DEEP: { code: -32700, message: 'Invalid JSON message: nesting too deep' },
   SERVER_BUSY: { code: -32009, message: 'Server is busy: too many calls in flight on this connection' },
+  NODE_BUSY: { code: -32010, message: 'Server is busy: too many calls in flight on this node' },
+  CALL_CANCELLED: { code: -32011, message: 'Call cancelled: its connection closed' },
+  REPLY_TOO_BIG: { code: -32008, message: 'Response is too big' },
+  BUDGET_EXCEEDED: { code: -32012, message: 'Call exceeded its time budget' },
+  RATE_LIMITED: { code: -32013, message: 'Too many calls' },
+  TOO_MANY_CONNECTIONS: { code: -32014, message: 'Too many connections' },
   HTTP_METHOD: { code: -32600, message: 'Invalid JSON request: use POST with a JSON-RPC body' },
 } as const satisfies Record<string, { code: number; message: string }>;
 
@@ -176,6 +182,9 @@ export function methodNotFound(name: string, apiMethods: readonly string[], wher
 /** A protocol error without data. */
 export const protocolError = (e: { code: number; message: string }): WireError => ({ code: e.code, message: e.message });
 
+/** One of our limit errors, its message followed by the limit that was hit: "Response is too big (over 16777216 bytes: --max-reply-bytes)". */
+export const limitError = (e: { code: number; message: string }, detail: string): WireError => ({ code: e.code, message: `${e.message} (${detail})` });
+
 /** An Error that carries its wire form, for throwing inside handlers. Compare `wire.code`, not the class. */
 export class RpcError extends Error {
   readonly wire: WireError;
@@ -201,7 +210,9 @@ export function httpStatusFor(err: WireError | undefined): number {
   if (!err) return 200;
   if (err.code === RPC.INTERNAL.code) return 500;
   if (err.code === RPC.REQUEST_TOO_BIG.code) return 413;
-  if (err.code === RPC.SERVER_BUSY.code) return 503;
+  if (err.code === RPC.SERVER_BUSY.code || err.code === RPC.NODE_BUSY.code || err.code === RPC.BUDGET_EXCEEDED.code || err.code === RPC.TOO_MANY_CONNECTIONS.code) return 503;
+  if (err.code === RPC.REPLY_TOO_BIG.code) return 500;
+  if (err.code === RPC.RATE_LIMITED.code) return 429;
   if (err.code <= -32600) return 400;
   return 200;
 }

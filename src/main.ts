@@ -1,5 +1,5 @@
 // The composition root: the only module that wires every layer together.
-//   config → access policy → chain store (genesis) → worker pool → sessions → uWS server
+//   config → access policy → chain store (genesis) → worker pool → call pipeline → connections → uWS server
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
 
 import path from 'node:path';
@@ -10,17 +10,36 @@ import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
 import { openChainStore } from './chain/store.js';
 import { initChain } from './chain/writer.js';
 import { openPool } from './pool/pool.js';
-import { buildRegistry, API_SETS } from './api/registry.js';
-import { Session, type SessionDeps } from './session/session.js';
+import { chainLookups } from './pool/lookups.js';
+import { fairScheduler } from './pool/scheduler.js';
+import { checkRegistry } from './api/registry.js';
 import { BlockProducer } from './chain/producer.js';
 import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
-import { Confirmations } from './session/confirmations.js';
-import { broadcastHandlers } from './session/broadcast-api.js';
-import { debugHandlers } from './session/debug-api.js';
-import { subscriptionHandlers } from './session/subscription-api.js';
-import { SubscriptionHub } from './session/subscriptions.js';
-import type { LocalHandler } from './dispatch/dispatcher.js';
+import { Confirmations } from './handlers/confirmations.js';
+import { FRONT_HANDLERS } from './handlers/index.js';
+import type { Services } from './handlers/types.js';
+import { UserSessions, type LoginServices } from './handlers/login-flow.js';
+import { loginThrottle } from './handlers/login-throttle.js';
+import { SubscriptionHub } from './subscriptions/hub.js';
+import { buildPipeline } from './pipeline/pipeline.js';
+import { connections } from './pipeline/connection.js';
 import { startServer } from './transport/server.js';
+import { bufferedBytes } from './transport/buffered-bytes.js';
+import { readiness } from './readiness.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { watchAccessFile } from './access-watch.js';
+
+/** Reads the access file (or Core's default policy without one), and says what it holds. */
+function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): AccessPolicy {
+  if (!config.apiAccess) {
+    log.info('no api-access file: every user gets the public API sets');
+    return defaultAccessPolicy();
+  }
+  const policy = loadAccessFile(config.apiAccess);
+  log.info({ file: path.resolve(config.apiAccess), users: policy.users.size }, what === 'using' ? 'using api-access file' : 'api-access file reloaded');
+  if (policy.unknownApiNames.length > 0) log.warn({ names: policy.unknownApiNames }, 'api-access file names API sets this node does not have; they grant nothing');
+  return policy;
+}
 
 /** `--private-key`: the JSON pair ["public key", "WIF"] witness_node takes; the public key must match. */
 function blockSigningKey(text: string): Uint8Array {
@@ -41,17 +60,36 @@ function blockSigningKey(text: string): Uint8Array {
 export interface RunningNode {
   readonly port: number;
   readonly producer: BlockProducer;
+  /** bytes held now for slow readers (WebSocket queues and unsent HTTP replies) */
+  readonly bufferedBytes: () => number;
   readonly chainId: string;
+  /**
+   * Re-reads the access file (SIGHUP, or the file changed on disk). A valid file replaces the rules
+   * at once for new logins; sessions keep what they were granted and the IDs they hold. An invalid
+   * one is refused, logged, and the rules in force stay.
+   */
+  reloadAccess(): { readonly ok: true; readonly users: number } | { readonly ok: false; readonly error: string };
   readonly log: Logger;
   close(): Promise<void>;
 }
 
 export async function startNode(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningNode> {
+  // One node per data directory, held from before the store opens until after it closes.
+  const release = lockDataDir(config.dataDir);
+  let node: RunningNode;
+  try {
+    node = await startLocked(config, log);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const close = node.close.bind(node);
+  return Object.assign(node, { close: () => close().finally(release) });
+}
+
+async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   // Everything that can refuse to start does so before anything listens.
-  const policy: AccessPolicy = config.apiAccess ? loadAccessFile(config.apiAccess) : defaultAccessPolicy();
-  if (config.apiAccess) log.info({ file: path.resolve(config.apiAccess), users: policy.users.size }, 'using api-access file');
-  else log.info('no api-access file: every user gets the public API sets');
-  if (policy.unknownApiNames.length > 0) log.warn({ names: policy.unknownApiNames }, 'api-access file names API sets this node does not have; they grant nothing');
+  const policy = loadPolicy(config, log, 'using');
 
   const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
   const store = openChainStore(config.dataDir);
@@ -75,7 +113,8 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 
-  const pool = openPool(config, { maxQueue: config.maxQueuedCalls });
+  checkRegistry();
+  const pool = openPool(config, log.child({ component: 'pool' }));
   try {
     await pool.ready();
   } catch (err) {
@@ -83,11 +122,6 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
     await store.close();
     throw err;
   }
-  const localHandlers = new Map<string, Readonly<Record<string, LocalHandler>>>([
-    ['network_broadcast', broadcastHandlers],
-    ['debug', debugHandlers],
-    ['database', subscriptionHandlers],
-  ]);
   // Workers must read the new block before anyone is told about it.
   producer.on('block', (block) => {
     pool.storeChanged();
@@ -96,10 +130,28 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
   });
   producer.on('pending', (trx) => subscriptions.onPendingTransaction(trx));
   producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const deps: SessionDeps = { config, policy, pool, poolSets: buildRegistry(API_SETS), localHandlers, producer, confirmations, subscriptions, log };
+  const scheduler = fairScheduler(pool, { maxQueued: config.maxQueuedCalls });
+  const login: LoginServices = { policy, throttle: loginThrottle(config), users: new UserSessions() };
+  const services: Services = {
+    config,
+    login,
+    producer,
+    confirmations,
+    subscriptions,
+    chain: chainLookups(scheduler),
+    store,
+    storeChanged: () => pool.storeChanged(),
+    log,
+  };
+  const buffered = bufferedBytes(config.maxBufferedBytes);
+  const pipeline = buildPipeline({ config, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over });
+  let closing: Promise<void> | undefined;
   let server;
   try {
-    server = await startServer(config, log, (transport, credentials, sink) => new Session(deps, transport, credentials, sink));
+    // On-demand chains (--block-interval 0) have no head age to watch.
+    const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
+    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined });
+    server = await startServer(config, log, connections(config, login, pipeline, log), buffered, probes);
   } catch (err) {
     await pool.close();
     await store.close();
@@ -111,16 +163,36 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
     'serving JSON-RPC over HTTP and WebSocket',
   );
 
-  let closing: Promise<void> | undefined;
+  const reloadAccess = () => {
+    if (!config.apiAccess) return { ok: true as const, users: login.policy.users.size };
+    try {
+      const next = loadPolicy(config, log, 'reloaded');
+      login.policy = next;
+      return { ok: true as const, users: next.users.size };
+    } catch (err) {
+      const error = (err as Error).message;
+      log.error({ error }, 'api-access file not reloaded: the rules in force stay');
+      return { ok: false as const, error };
+    }
+  };
+  // A changed file is picked up on its own too.
+  const watched = config.apiAccess;
+  const unwatch = watched ? watchAccessFile(path.resolve(watched), () => void reloadAccess()) : undefined;
+
   return {
     port: server.port,
+    reloadAccess,
     producer,
+    bufferedBytes: () => buffered.total,
     chainId,
     log,
     close() {
       closing ??= (async () => {
+        // /ready says 503 from here on (closing is set), so a load balancer moves traffic away.
+        unwatch?.();
         producer.stop();
-        server.close();
+        const unanswered = await server.close(config.shutdownDrainMs);
+        if (unanswered > 0) log.warn({ unanswered, drainMs: config.shutdownDrainMs }, 'calls still in flight after --shutdown-drain-ms were dropped');
         await pool.close();
         await store.close();
         log.info('stopped');

@@ -1,5 +1,7 @@
-// The quick benchmark as a smoke test: every scenario completes without errors and the report is
-// written (JSON, Markdown, SVG charts). No timing is asserted: speed is for the report, not for tests.
+// The benchmark as a smoke test, at its tiniest (`--tiny`: a 60-account chain, one worker count,
+// 0.2 s runs, a few sessions): every scenario on every system completes without errors and the report
+// is written (JSON, Markdown, SVG charts). No timing is asserted: speed is for the report, not for
+// tests. The full benchmark is a command (`npm run bench`), not a test.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,15 +11,20 @@ import { fileURLToPath } from 'node:url';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 
-test('graphene-rpc bench --quick runs every scenario without errors and writes the report', async (t) => {
+const bench = (args: string[]) =>
+  new Promise<{ code: number; stderr: string }>((resolve, reject) =>
+    execFile(process.execPath, [cli, 'bench', ...args], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') reject(new Error(`${err.message}\n${stdout}\n${stderr.slice(-3000)}`));
+      else resolve({ code: typeof err?.code === 'number' ? err.code : 0, stderr });
+    }),
+  );
+
+test('graphene-rpc bench --tiny runs every scenario without errors and writes the report', async (t) => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-bench-'));
   t.teardown(() => rmSync(out, { recursive: true, force: true }));
-  await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, [cli, 'bench', '--quick', '--out', out], { timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stdout}\n${stderr.slice(-3000)}`)) : resolve(),
-    ),
-  );
-  const files = readdirSync(out);
+  const run = await bench(['--tiny', '--data-dir', path.join(out, 'chain'), '--out', out]);
+  t.is(run.code, 0, run.stderr.slice(-3000));
+  const files = readdirSync(out).filter((f) => f.startsWith('bench-'));
   const json = files.find((f) => f.endsWith('.json'));
   t.truthy(json, 'a JSON result');
   t.truthy(files.find((f) => f.endsWith('.md')), 'a Markdown report');
@@ -33,5 +40,24 @@ test('graphene-rpc bench --quick runs every scenario without errors and writes t
   t.true(report.deposits.deliveries > 0, 'ws-deposits measured notices');
   t.is(report.idle.length, 2, 'ws-idle on graphene-rpc and the conventional stack');
   t.truthy(report.capacity);
-  t.regex(readFileSync(path.join(out, files.find((f) => f.endsWith('.md'))!), 'utf8'), /## Capacity advice/);
+  const md = readFileSync(path.join(out, files.find((f) => f.endsWith('.md'))!), 'utf8');
+  t.regex(md, /## Capacity advice/);
+  // The adversarial scenarios: the prober measured idle and next to each attack, the attackers served.
+  const adv = report.adversarial;
+  t.true(adv.idle.count > 0, 'the prober measured idle');
+  t.deepEqual(adv.runs.map((r: { scenario: string }) => r.scenario), ['adv-expensive', 'adv-pipelined', 'adv-flood', 'adv-nonreaders']);
+  for (const r of adv.runs) {
+    t.true(r.prober.count > 0, `${r.scenario}: the prober measured`);
+    t.true(r.attackers.connections > 0 && r.attackers.sent > 0, `${r.scenario}: the attackers sent`);
+    t.true(r.nodeRssMaxMiB > 0, `${r.scenario}: the node's RSS`);
+    t.is(typeof r.pass, 'boolean');
+  }
+  t.true(adv.calls.some((c: { label: string }) => c.label === adv.expensive), 'the attacks use a measured call');
+  t.regex(md, /## Under attack\n[^]*\| adv-nonreaders \|/);
+});
+
+test('graphene-rpc bench --scenarios refuses a scenario it does not know, naming the known ones', async (t) => {
+  const run = await bench(['--tiny', '--scenarios', 'ws-small,ws-nope']);
+  t.not(run.code, 0);
+  t.regex(run.stderr, /--scenarios: unknown scenario 'ws-nope' \(known: http-small, ws-small, ws-history, ws-mixed, ws-idle, ws-deposits, adv-expensive, adv-pipelined, adv-flood, adv-nonreaders\)/);
 });

@@ -4,9 +4,10 @@
 import test from 'ava';
 import { createRequire } from 'node:module';
 import { startTestNode } from './helpers/node.js';
-import { WsClient } from './helpers/clients.js';
+import { WsClient, connectWs } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { headAtLeast } from './helpers/blocks.js';
 
 const require = createRequire(import.meta.url);
 // CommonJS, untyped: bitsharesjs uses bitsharesjs-ws's Apis singleton, so both come from one cache.
@@ -17,10 +18,11 @@ const ALICE_WIF = '5JWcdkhL3w4RkVPcZMdJsjos22yB5cSkPExerktvKnRNZR5gx1S';
 
 test.serial('a bitsharesjs transfer with a memo reaches the receiver\'s history and a subscriber\'s notice', async (t) => {
   // Blocks every second, so that the head time is fresh, as bitsharesjs's ChainStore requires.
-  const { wsUrl, httpUrl, node } = await startTestNode(t, { 'block-interval': '1', workers: '2' });
+  const testNode = await startTestNode(t, { 'block-interval': '1', workers: '2' });
+  const { wsUrl, httpUrl, node } = testNode;
   // How a client registers this chain: its chain id is not BitShares' main one (README, "Devnet").
   ws.ChainConfig.networks.GrapheneRpcDevnet = { core_asset: 'BTS', address_prefix: 'BTS', chain_id: node.chainId };
-  while ((await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number < 1) await new Promise((r) => setTimeout(r, 200));
+  await headAtLeast(testNode, 1);
 
   // The receiver, registered by nathan.
   const alicePub = bjs.PrivateKey.fromWif(ALICE_WIF).toPublicKey().toString('BTS');
@@ -28,8 +30,7 @@ test.serial('a bitsharesjs transfer with a memo reaches the receiver\'s history 
   t.deepEqual(created.result.trx.operation_results, [[1, '1.2.7']]);
 
   // A second connection watches alice.
-  const watcher = await WsClient.connect(wsUrl);
-  t.teardown(() => watcher.close());
+  const watcher = await connectWs(t, wsUrl);
   await watcher.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] });
   const full = await watcher.call({ id: 2, method: 'call', params: [0, 'get_full_accounts', [['alice'], true]] });
   t.is(full.result[0][1].account.name, 'alice');

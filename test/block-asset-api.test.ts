@@ -2,7 +2,7 @@
 // are restricted: the node runs with test/fixtures/api-access.json, whose user2 is granted them.
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
-import { basic, httpPost, WsClient } from './helpers/clients.js';
+import { basic, httpPost, WsClient, connectWs } from './helpers/clients.js';
 import { fixture } from './helpers/node.js';
 
 const NATHAN = '1.2.6';
@@ -107,8 +107,7 @@ test('get_asset_holders_count and get_all_asset_holders count balance objects mi
 
 test('asset and block calls over WebSocket after logging in as user2', async (t) => {
   const { node, blocks } = await assetChain(t);
-  const client = await WsClient.connect(node.wsUrl);
-  t.teardown(() => client.close());
+  const client = await connectWs(t, node.wsUrl);
   t.deepEqual(await client.call({ id: 1, method: 'call', params: [1, 'login', ['user2', 'superpassword2']] }), { id: 1, result: true });
   const asset = (await client.call({ id: 2, method: 'call', params: [1, 'asset', []] })).result as number;
   const block = (await client.call({ id: 3, method: 'call', params: [1, 'block', []] })).result as number;

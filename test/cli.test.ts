@@ -3,12 +3,14 @@
 import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
+import { writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { OPTIONS } from '../src/config.js';
+import { hashPassword } from '../src/access.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixture } from './helpers/node.js';
+import { freePort, listening } from './helpers/ports.js';
+import { tempDir } from './helpers/temp.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -40,36 +42,6 @@ function run(t: ExecutionContext, args: string[], input?: string): Promise<Run> 
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
-function tempDir(t: ExecutionContext): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-cli-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** A port that was free a moment ago (the server is told to listen on it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** True when something accepts a TCP connection on the port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
   });
 }
 
@@ -241,4 +213,44 @@ test('serve with a valid --config file answers get_accounts over HTTP and exits 
   t.is(end.code, 0, stderr);
   t.is(end.signal, null);
   t.false(await listening(port), 'the port is released after shutdown');
+});
+
+test('--version prints the package version', async (t) => {
+  const r = await run(t, ['--version']);
+  t.is(r.code, 0);
+  t.is(r.stdout.trim(), JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+});
+
+test('config prints every option with its effective value and where it came from', async (t) => {
+  const child = spawn(process.execPath, [CLI, 'config', '--rpc-endpoint', '127.0.0.1:9999'], { env: { ...process.env, GRAPHENE_RPC_WORKERS: '3' } });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  t.is(code, 0);
+  const lines = stdout.trim().split('\n');
+  t.is(lines.length, OPTIONS.length);
+  t.regex(stdout, /^rpc-endpoint +=  ?127\.0\.0\.1:9999 +# command line$/m);
+  t.regex(stdout, /^workers +=  ?3 +# environment GRAPHENE_RPC_WORKERS$/m);
+  t.regex(stdout, /^data-dir +=  ?\.\/data +# default$/m);
+  t.false(stdout.includes('5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3'), 'the signing key is not printed whole');
+});
+
+test('SIGHUP re-reads the access file and does not stop the node', async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'api-access.json');
+  const entry = (password: string) => JSON.stringify({ permission_map: [['u', { ...hashPassword(password), allowed_apis: ['database_api'] }]] });
+  writeFileSync(file, entry('one'));
+  const port = await freePort();
+  const child = start(t, ['serve', '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', `127.0.0.1:${port}`, '--api-access', file, '--block-interval', '0', '--workers', '1']);
+  const up = Date.now() + 20_000;
+  while (!(await listening(port)) && Date.now() < up) await new Promise((r) => setTimeout(r, 100));
+  const read = async (password: string) =>
+    JSON.parse((await (await fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}', headers: { authorization: `Basic ${Buffer.from(`u:${password}`).toString('base64')}` } })).text())).result !== undefined;
+  t.true(await read('one'));
+  writeFileSync(file, entry('two'));
+  child.kill('SIGHUP');
+  const deadline = Date.now() + 5000;
+  while (!(await read('two')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  t.true(await read('two'));
+  t.is(child.exitCode, null, 'still running');
 });

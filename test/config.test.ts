@@ -2,7 +2,7 @@
 // application_options view that login.get_config returns (reference §1.5).
 import test from 'ava';
 import os from 'node:os';
-import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig } from '../src/config.js';
+import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig, resolveConfig } from '../src/config.js';
 
 // BitShares Core's defaults in its reflection order, copied from reference §1.5 (not from config.ts).
 const CORE_LIMITS: [string, number][] = [
@@ -173,4 +173,30 @@ test('applicationOptions api_limit keys follow the order of OPTIONS', (t) => {
   const fromOptions = OPTIONS.filter((o) => o.key.startsWith('apiLimits.')).map((o) => o.key.slice('apiLimits.'.length));
   const keys = Object.keys(applicationOptions(defaultConfig())).filter((k) => k.startsWith('api_limit_'));
   t.deepEqual(keys, fromOptions);
+});
+
+test('sources take precedence in order: default < config file < environment < command line, and each value says where it came from', (t) => {
+  const file = { workers: '2', 'max-reply-bytes': '4096', 'log-level': 'warn' };
+  const env = { GRAPHENE_RPC_WORKERS: '3', GRAPHENE_RPC_LOG_LEVEL: 'error', PATH: '/bin' };
+  const { config, sources } = resolveConfig({ workers: '4' }, file, 'config file x.ini', env);
+  t.is(config.workers, 4);
+  t.is(sources.workers, 'command line');
+  t.is(config.logLevel, 'error');
+  t.is(sources['log-level'], 'environment');
+  t.is(config.maxReplyBytes, 4096);
+  t.is(sources['max-reply-bytes'], 'config file');
+  t.is(sources['rpc-endpoint'], 'default');
+  t.true(Object.isFrozen(sources));
+});
+
+test('an environment variable that names no option stops start-up; a bad value names the variable', (t) => {
+  t.throws(() => resolveConfig({}, {}, 'config file', { GRAPHENE_RPC_WORKRS: '3' }), { message: /environment: unknown variable GRAPHENE_RPC_WORKRS/ });
+  t.throws(() => resolveConfig({}, {}, 'config file', { GRAPHENE_RPC_WORKERS: 'many' }), {
+    message: "environment GRAPHENE_RPC_WORKERS: option 'workers' expects an integer from 1 to 256 or auto, got 'many'",
+  });
+});
+
+test('--workers auto picks the number of CPU cores, and is the default', (t) => {
+  t.is(buildConfig({ workers: 'auto' }).workers, Math.min(256, os.availableParallelism()));
+  t.is(buildConfig({}).workers, Math.min(256, os.availableParallelism()));
 });

@@ -1,49 +1,20 @@
 // kill -9 while the node produces blocks: a restart finds the last complete block and nothing of a
 // partial one (each block is one LMDB write transaction, synced at commit).
 import test from 'ava';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openChainStore } from '../src/chain/store.js';
 import { blockId } from '../src/chain/serializer.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { serveChild } from './helpers/child-node.js';
+import { tempDir } from './helpers/temp.js';
 
-const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-
-async function startNode(dataDir: string, port: number) {
-  const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dataDir, '--rpc-endpoint', `127.0.0.1:${port}`, '--block-interval', '1', '--workers', '1', '--log-level', 'warn'], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/rpc`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      await rpc(url, 'database', 'get_chain_id', []);
-      return { child, url };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('node did not start');
-}
+const startNode = (dataDir: string) => serveChild(['--data-dir', dataDir, '--block-interval', '1', '--workers', '1']);
 
 test('after kill -9 during block production, a restart finds a consistent store and goes on', async (t) => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-crash-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
+  const dataDir = tempDir(t, 'graphene-rpc-crash-');
   let sent = 0;
   for (let round = 0; round < 3; round++) {
-    const { child, url } = await startNode(dataDir, port);
+    const { child, httpUrl: url } = await startNode(dataDir);
     // Keep transactions flowing, then kill at a moment that lands inside or between blocks.
     const until = Date.now() + 1500 + round * 700;
     while (Date.now() < until) {
@@ -79,10 +50,11 @@ test('after kill -9 during block production, a restart finds a consistent store 
     await store.close();
   }
   // And the node serves and produces after the last kill.
-  const { child, url } = await startNode(dataDir, port);
-  t.teardown(() => child.kill('SIGKILL'));
-  const before = (await rpc(url, 'database', 'get_dynamic_global_properties', [])).result.head_block_number;
-  await new Promise((r) => setTimeout(r, 2200));
-  t.true((await rpc(url, 'database', 'get_dynamic_global_properties', [])).result.head_block_number > before);
+  const node = await startNode(dataDir);
+  t.teardown(() => node.child.kill('SIGKILL'));
+  const before = (await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number as number;
+  // The restarted node's own record of producing the next block, then what a client reads.
+  await node.line((l) => l.msg === 'produced block' && (l.block as number) > before, `a block after ${before}`);
+  t.true((await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number > before);
   t.true(sent > 0, 'transactions were accepted during the rounds');
 });

@@ -346,6 +346,10 @@ test('markets: empty order books and tickers, argument checks and limits', async
   t.deepEqual(await f.result('get_trade_history', ['BTS', 'TEST', '2026-01-02T00:00:00', '2026-01-01T00:00:00', 10]), []);
   t.deepEqual(await f.result('get_trade_history_by_sequence', ['BTS', 'TEST', 0, '2026-01-01T00:00:00', 10]), []);
   t.is((await f.error('get_trade_history_by_sequence', ['BTS', 'TEST', -1, '2026-01-01T00:00:00', 10])).message, 'Execution error: Assert Exception: start >= 0: ');
+  // One time conversion for every API set (src/api/params.ts asTime): fc's from_iso_string text.
+  const badTime = await f.error('get_trade_history', ['BTS', 'TEST', 'yesterday', '2026-01-01T00:00:00', 10]);
+  t.is(badTime.code, 4);
+  t.regex(badTime.message, /not a time: 'yesterday': unable to convert ISO-formatted string to fc::time_point_sec/);
 });
 
 test('liquidity pools, SameT funds, credit offers, tickets, HTLCs, withdrawals: none, with Core’s checks', async (t) => {

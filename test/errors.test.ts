@@ -34,10 +34,16 @@ test('protocol error codes and messages are fc websocket_api wording (reference 
   for (const [key, code, message] of table) t.deepEqual({ ...RPC[key] }, { code, message }, key);
 });
 
-test('our own limit errors have their own codes', (t) => {
+test('our own limit errors have their own codes, one per thing that happened', (t) => {
   t.is(RPC.REQUEST_TOO_BIG.code, -32007);
+  t.is(RPC.REPLY_TOO_BIG.code, -32008);
   t.is(RPC.SERVER_BUSY.code, -32009);
+  t.is(RPC.NODE_BUSY.code, -32010);
+  t.is(RPC.CALL_CANCELLED.code, -32011);
+  t.is(RPC.BUDGET_EXCEEDED.code, -32012);
   t.is(RPC.TOO_DEEP.code, -32700);
+  t.regex(RPC.SERVER_BUSY.message, /on this connection/);
+  t.regex(RPC.NODE_BUSY.message, /on this node/);
 });
 
 test('fc exception kinds carry fc codes, reflected names and what() texts', (t) => {
@@ -155,7 +161,7 @@ test('RpcError carries its wire form and message', (t) => {
   t.is(err.wire, wire);
 });
 
-test('httpStatusFor: -32603 → 500, ≤ -32600 → 400, -32007 → 413, -32009 → 503, others and success → 200', (t) => {
+test('httpStatusFor: -32603 and -32008 → 500, ≤ -32600 → 400, -32007 → 413, busy and over budget → 503, others and success → 200', (t) => {
   const s = (code: number): number => httpStatusFor({ code, message: '' } as WireError);
   t.is(httpStatusFor(undefined), 200);
   t.is(s(-32603), 500);
@@ -165,6 +171,9 @@ test('httpStatusFor: -32603 → 500, ≤ -32600 → 400, -32007 → 413, -32009 
   t.is(s(-32700), 400);
   t.is(s(-32007), 413);
   t.is(s(-32009), 503);
+  t.is(s(-32010), 503);
+  t.is(s(-32012), 503);
+  t.is(s(-32008), 500);
   t.is(s(10), 200);
   t.is(s(0), 200);
   t.is(s(22), 200);

@@ -1,25 +1,22 @@
 // graphene-rpc generate: a deterministic chain written through the chain writer, served by a node.
-import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import test, { type ExecutionContext } from 'ava';
 import { runGenerate } from '../src/generate-command.js';
 import { openChainStore } from '../src/chain/store.js';
 import { startTestNode } from './helpers/node.js';
-import { httpPost } from './helpers/clients.js';
+import { rpc } from './helpers/clients.js';
+import { tempDir } from './helpers/temp.js';
 import { blockId, transactionMerkleRoot, signingDigest } from '../src/chain/serializer.js';
 import { recoverPublicKey } from '../src/chain/keys.js';
 import { decryptMemo } from '../src/chain/memo.js';
 import { generatedKey } from '../src/chain/generate.js';
 
-const tmp = (t: any) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-gen-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
+const tmp = (t: ExecutionContext) => tempDir(t, 'graphene-rpc-gen-');
 
-const call = async (url: string, method: string, params: unknown[]) =>
-  JSON.parse((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: [method.split('.')[0], method.split('.')[1], params] }))).text);
+/** `set.method`, as the README writes calls. */
+const call = (url: string, setMethod: string, params: unknown[]) => {
+  const [set, method] = setMethod.split('.');
+  return rpc(url, set!, method!, params);
+};
 
 test('generate writes the requested accounts and transfers, skewed towards exchange-1, and prints a summary', async (t) => {
   const dataDir = tmp(t);

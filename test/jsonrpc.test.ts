@@ -207,3 +207,47 @@ test('a large unsigned id is echoed exactly, not rounded to a double', (t) => {
   t.is(echoed('{"id":4294967296,"method":"x"}'), '4294967296');
   t.is(echoed('{"id":12,"method":"x"}'), 12);
 });
+
+test('integer literals beyond 2^53 keep every digit, as decimal strings', (t) => {
+  const r = request(t, '{"id":1,"method":"call","params":[8394872615091287364,-9223372036854775808,9007199254740991,9007199254740993,1.5,"12345678901234567890123"]}');
+  t.deepEqual(r.params, ['8394872615091287364', '-9223372036854775808', 9007199254740991, '9007199254740993', 1.5, '12345678901234567890123']);
+});
+
+test('digits inside strings, fractions and exponents are left as JSON.parse reads them', (t) => {
+  const r = request(t, '{"id":1,"method":"call","params":["a\\"12345678901234567890",12345678901234567890.5,1234567890123456789e2,{"k12345678901234567890":0}]}');
+  t.deepEqual(r.params, ['a"12345678901234567890', 12345678901234567890.5, 1234567890123456789e2, { k12345678901234567890: 0 }]);
+  const exponents = request(t, '{"id":1,"method":"call","params":[1e12345678901234567890,1.5e-12345678901234567890,1.12345678901234567890]}');
+  t.deepEqual(exponents.params, [Infinity, 0, 1.1234567890123457], 'digits after a dot or an exponent are not integers of their own');
+});
+
+test('an integer literal beyond the 64-bit ranges is a parse error, as in fc\'s parser', (t) => {
+  for (const n of ['18446744073709551616', '-9223372036854775809', '123456789012345678901234567890']) {
+    const r = parseInbound(`{"id":1,"method":"call","params":[${n}]}`, DEPTH);
+    t.is(r.kind, 'invalid', n);
+    if (r.kind === 'invalid') t.is(r.error.code, -32700, n);
+  }
+  t.is(request(t, '{"id":1,"method":"call","params":[18446744073709551615]}').params[0], '18446744073709551615');
+});
+
+test('invalid JSON holding a long integer is still refused, with the error at the client\'s own position', (t) => {
+  for (const text of ['{"id":1,"params":[12345678901234567890,]}', '{"id":1,"params":[012345678901234567890]}']) {
+    const r = parseInbound(text, DEPTH);
+    t.is(r.kind, 'invalid', text);
+    if (r.kind !== 'invalid') continue;
+    t.is(r.error.code, -32700);
+    let expected = '';
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      expected = (err as Error).message;
+    }
+    t.deepEqual(r.error.data!.stack[0]!.data, { detail: expected });
+  }
+});
+
+test('a numeric id beyond 2^53 is echoed with every digit, as fc prints a uint64/int64 id', (t) => {
+  const r = request(t, '{"id":12345678901234567891,"method":"call","params":[]}');
+  t.is(replyHead(r.id, r.jsonrpc, r.idText), '{"id":"12345678901234567891",');
+  const n = request(t, '{"id":-9007199254740993,"method":"call","params":[]}');
+  t.is(replyHead(n.id, n.jsonrpc, n.idText), '{"id":"-9007199254740993",');
+});

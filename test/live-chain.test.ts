@@ -1,10 +1,14 @@
 // A chain that moves: blocks on demand and on an interval, broadcasts of signed transactions, their
 // refusals, and the confirmation callbacks — against a real node.
 import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fixture, startTestNode } from './helpers/node.js';
-import { WsClient, basic, httpPost } from './helpers/clients.js';
+import { WsClient, basic, httpPost, connectWs } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { headAtLeast, nextPending } from './helpers/blocks.js';
 
 const ANY = { authorization: basic('anypass', 'x') };
 const KEY2 = '5JWcdkhL3w4RkVPcZMdJsjos22yB5cSkPExerktvKnRNZR5gx1S';
@@ -55,9 +59,10 @@ test('a signed transfer is accepted, lands in the next block, and shows in both 
 });
 
 test('broadcast_transaction_synchronous replies with the confirmation once the block is produced', async (t) => {
-  const { httpUrl } = await devnet(t, { 'block-interval': '1' });
+  const node = await devnet(t, { 'block-interval': '1' });
+  const { httpUrl } = node;
   // The genesis head is months old: sign once the producer has brought the head time to now.
-  while ((await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number < 1) await new Promise((r) => setTimeout(r, 200));
+  await headAtLeast(node, 1);
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.1', 777)], [DEV_WIF]);
   const reply = await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction_synchronous', [trx]);
   t.regex(reply.result.id, /^[0-9a-f]{40}$/);
@@ -69,12 +74,11 @@ test('broadcast_transaction_synchronous replies with the confirmation once the b
 test('broadcast_transaction_with_callback replies null, then sends the confirmation notice after the block', async (t) => {
   const { wsUrl, httpUrl } = await devnet(t);
   await generate(httpUrl, 1);
-  const ws = await WsClient.connect(wsUrl);
-  t.teardown(() => ws.close());
+  const ws = await connectWs(t, wsUrl);
   const netId = (await ws.call({ id: 1, method: 'call', params: [1, 'network_broadcast', []] })).result;
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.2', 4242)], [DEV_WIF]);
   t.deepEqual(await ws.call({ id: 2, method: 'call', params: [netId, 'broadcast_transaction_with_callback', [2, trx]] }), { id: 2, result: null });
-  t.true(await ws.quiet(100), 'no notice before the block');
+  t.true(await ws.drained(), 'no notice before the block');
   await generate(httpUrl, 1);
   const notice = JSON.parse(await ws.next());
   t.is(notice.method, 'notice');
@@ -131,20 +135,38 @@ test('each refusal reason of a transaction says what is wrong', async (t) => {
 });
 
 test('blocks are produced on the interval, also when empty', async (t) => {
-  const { httpUrl } = await devnet(t, { 'block-interval': '1' });
+  const node = await devnet(t, { 'block-interval': '1' });
+  const { httpUrl } = node;
   const before = (await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number;
-  await new Promise((r) => setTimeout(r, 2500));
+  await headAtLeast(node, before + 1);
   const after = (await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number;
   t.true(after >= before + 1, `head moved from ${before} to ${after}`);
   void httpPost;
 });
 
 test('a synchronous broadcast whose transaction expires while pending is answered with the reason', async (t) => {
-  const { httpUrl } = await devnet(t);
+  const node = await devnet(t);
+  const { httpUrl } = node;
   // Signed at the genesis head, which is months old: valid now, expired by the next block's time.
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.1', 5)], [DEV_WIF]);
+  const queued = nextPending(node);
   const pending = rpc(httpUrl, 'network_broadcast', 'broadcast_transaction_synchronous', [trx]);
-  await new Promise((r) => setTimeout(r, 200));
+  await queued;
   await generate(httpUrl, 1);
   t.regex((await pending).error.message, /expired at .* before block time/);
+});
+
+test('get_global_properties reports the block interval the node produces at, also for a store made with another', async (t) => {
+  const interval = async (url: string) => (await rpc(url, 'database', 'get_global_properties', [])).result.parameters.block_interval;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-interval-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await devnet(t, { 'block-interval': '7', 'data-dir': dataDir });
+  t.is(await interval(first.httpUrl), 7);
+  await first.node.close();
+  const second = await devnet(t, { 'block-interval': '1', 'data-dir': dataDir });
+  t.is(await interval(second.httpUrl), 1, 'the stored 2.0.0 follows --block-interval at start-up');
+  await second.node.close();
+  // On demand, GRAPHENE_MIN_BLOCK_INTERVAL: Core refuses 0 and clients divide by it.
+  const third = await devnet(t, { 'block-interval': '0', 'data-dir': dataDir });
+  t.is(await interval(third.httpUrl), 1);
 });

@@ -2,23 +2,19 @@
 // This node has no P2P layer, no secp256k1-zkp and no grouped_orders plugin: each call answers what
 // Core answers without them (api.cpp), or, for crypto_api, that the call is not supported.
 import test, { type ExecutionContext } from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { basic, httpPost, WsClient } from './helpers/clients.js';
+import { basic, rpc, WsClient, connectWs } from './helpers/clients.js';
+import { tempDir } from './helpers/temp.js';
 import { fixture, startTestNode } from './helpers/node.js';
 
 const BYTEMASTER = { authorization: basic('bytemaster', 'supersecret') };
 
-async function call(url: string, api: string, method: string, params: unknown[], headers: Record<string, string> = {}): Promise<any> {
-  return JSON.parse((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: [api, method, params] }), headers)).text);
-}
+const call = rpc;
 
 /** A node whose access file grants every client crypto_api and orders_api. */
 async function openNode(t: ExecutionContext) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-access-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'api-access.json');
+  const file = path.join(tempDir(t, 'graphene-rpc-access-'), 'api-access.json');
   writeFileSync(file, JSON.stringify({ permission_map: [['*', { password_hash_b64: '*', password_salt_b64: '*', allowed_apis: ['database_api', 'crypto_api', 'orders_api'] }]] }));
   return startTestNode(t, { 'api-access': file });
 }
@@ -50,8 +46,7 @@ test('network_node_api without a P2P network: get_info and the advanced paramete
 
 test('network_node_api over WebSocket lists its methods in Core order on an unknown name', async (t) => {
   const { wsUrl } = await startTestNode(t, { 'api-access': fixture('api-access.json') });
-  const client = await WsClient.connect(wsUrl, BYTEMASTER);
-  t.teardown(() => client.close());
+  const client = await connectWs(t, wsUrl, BYTEMASTER);
   const api = (await client.call({ id: 1, method: 'call', params: [1, 'network_node', []] })).result as number;
   t.is((await client.call({ id: 2, method: 'call', params: [api, 'get_info', []] })).error.message, NO_P2P);
   const unknown = await client.call({ id: 3, method: 'call', params: [api, 'get_infos', []] });

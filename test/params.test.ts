@@ -1,6 +1,7 @@
 // api/params.ts: fc's lenient argument conversions and the fc exceptions for bad input (reference §5.1, §5.4).
 import test, { type ExecutionContext } from 'ava';
-import { asArray, asObjectId, asOptionalBool, asString, asUint32, asUint64 } from '../src/api/params.js';
+import { asArray, asInt64, asObjectId, asOptionalBool, asString, asTime, asUint32, asUint64 } from '../src/api/params.js';
+import { parseInbound } from '../src/protocol/jsonrpc.js';
 import { RpcError } from '../src/errors.js';
 
 /** Runs fn and returns the wire error it throws. */
@@ -45,6 +46,24 @@ test('asUint64 refuses objects and arrays with bad_cast', (t) => {
   const arr = t.throws(() => asUint64([1]), { instanceOf: RpcError }) as RpcError;
   t.is(arr.wire.code, 7);
   t.regex(arr.wire.message, /Invalid cast from array\S* to uint64/);
+});
+
+test('a uint64 or int64 argument beyond 2^53 is read exactly, sent as a bare JSON number or as a string', (t) => {
+  const r = parseInbound('{"id":1,"method":"x","params":[8394872615091287364,"8394872615091287364",-9223372036854775807,18446744073709551615]}', 250);
+  if (r.kind !== 'request') return t.fail(JSON.stringify(r));
+  const [bare, quoted, negative, max] = r.request.params;
+  t.is(asUint64(bare), 8394872615091287364n);
+  t.is(asUint64(quoted), 8394872615091287364n);
+  t.is(asInt64(negative), -9223372036854775807n);
+  t.is(asUint64(max), 18446744073709551615n);
+  t.is(asInt64(max), -1n, 'a uint64 read as int64 is static_cast, as fc does');
+});
+
+test('a numeric string that does not fit 64 bits is Core\'s "Couldn\'t parse" error', (t) => {
+  fails(t, () => asUint64('18446744073709551616'), 4, "Execution error: Parse Error: Couldn't parse uint64_t");
+  fails(t, () => asInt64('18446744073709551616'), 4, "Execution error: Parse Error: Couldn't parse int64_t");
+  fails(t, () => asInt64('-9223372036854775809'), 4, "Execution error: Parse Error: Couldn't parse int64_t");
+  t.is(asInt64('-9223372036854775808'), -9223372036854775808n);
 });
 
 test('asUint32 truncates to 32 bits without an overflow check, as static_cast<uint32_t>', (t) => {
@@ -145,4 +164,15 @@ test('asObjectId refuses parts beyond 8/8/48 bits', (t) => {
     const err = t.throws(() => asObjectId(v), { instanceOf: RpcError }) as RpcError;
     t.is(err.wire.code, 10, v);
   }
+});
+
+test('asTime reads fc time_point_sec text as seconds; anything else is a parse error with from_iso_string\'s text', (t) => {
+  t.is(asTime('2026-01-01T00:00:00'), 1767225600);
+  t.is(asTime('20260101T000000'), 1767225600);
+  // A fraction is dropped, as boost's total_seconds() drops it.
+  t.is(asTime('2026-01-01T00:00:00.999'), 1767225600);
+  for (const bad of ['yesterday', '', null, 1767225600, '2026-02-30T00:00:00']) {
+    fails(t, () => asTime(bad), 4, `Execution error: Parse Error: not a time: '${asString(bad)}': unable to convert ISO-formatted string to fc::time_point_sec`, String(bad));
+  }
+  t.throws(() => asTime({}), { instanceOf: RpcError }, 'as_string() of an object');
 });

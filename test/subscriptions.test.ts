@@ -1,7 +1,7 @@
 // Subscriptions and notices over real WebSocket connections (reference §3.6, clients.md §1.4).
 import test from 'ava';
 import { fixture, startTestNode } from './helpers/node.js';
-import { WsClient, basic } from './helpers/clients.js';
+import { WsClient, basic, connectWs } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 
@@ -14,11 +14,7 @@ async function devnet(t: any, options: Record<string, string> = {}) {
   return node;
 }
 
-async function client(t: any, url: string): Promise<WsClient> {
-  const ws = await WsClient.connect(url);
-  t.teardown(() => ws.close());
-  return ws;
-}
+const client = connectWs;
 
 /** Reads messages until one is a notice; returns it parsed. */
 async function nextNotice(ws: WsClient): Promise<{ method: string; params: [number, unknown[]] }> {

@@ -25,7 +25,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()) {
       const at = `${file}:${step.line}`;
       switch (step.kind) {
         case 'ws': {
-          if (ws) t.true(await ws.quiet(), `${at}: unexpected extra message before switching connection`);
+          if (ws) t.true(await ws.drained(), `${at}: unexpected extra message before switching connection`);
           mode = 'ws';
           const [user, ...pw] = (step.auth ?? '').split(':');
           ws = await WsClient.connect(node.wsUrl, step.auth ? { authorization: basic(user!, pw.join(':')) } : {});
@@ -62,7 +62,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()) {
           break;
       }
     }
-    if (ws) t.true(await ws.quiet(), `${file}: unexpected extra message at the end`);
+    if (ws) t.true(await ws.drained(), `${file}: unexpected extra message at the end`);
     t.is(pendingHttp.length, 0, `${file}: HTTP requests without an expected reply`);
     pendingHttp = [];
   });

@@ -3,7 +3,7 @@
 import test from 'ava';
 import http from 'node:http';
 import { startTestNode } from './helpers/node.js';
-import { WsClient, httpPost } from './helpers/clients.js';
+import { WsClient, httpPost, connectWs } from './helpers/clients.js';
 
 function post(agent: http.Agent, port: number, path: string, body: string): Promise<{ status: number; text: string; reused: boolean }> {
   return new Promise((resolve, reject) => {
@@ -52,8 +52,7 @@ test('WebSocket upgrades on any path', async (t) => {
 
 test('pipelined WebSocket calls are answered in the order they were sent', async (t) => {
   const { wsUrl } = await startTestNode(t, { workers: '2', 'max-pending-calls-per-connection': '1000' });
-  const ws = await WsClient.connect(wsUrl);
-  t.teardown(() => ws.close());
+  const ws = await connectWs(t, wsUrl);
   const n = 200;
   for (let i = 0; i < n; i++) {
     // Alternate pool calls of different cost with front-end (login API) calls.
@@ -68,8 +67,7 @@ test('pipelined WebSocket calls are answered in the order they were sent', async
 
 test('a failed call does not close the WebSocket', async (t) => {
   const { wsUrl } = await startTestNode(t);
-  const ws = await WsClient.connect(wsUrl);
-  t.teardown(() => ws.close());
+  const ws = await connectWs(t, wsUrl);
   for (const bad of ['not json', '[1,2]', '{"id":1,"method":"nope","params":[]}', '{"id":2,"method":"call","params":[99,"x",[]]}', '{"id":3,"method":"get_objects","params":[["1.2"]]}']) {
     ws.send(bad);
     t.truthy(JSON.parse(await ws.next()).error, bad);

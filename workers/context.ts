@@ -8,8 +8,6 @@ import { asObjectId } from '../src/api/params.js';
 export interface WorkerContext {
   readonly store: ChainStore;
   readonly config: Config;
-  /** call after writing to the store, so that the other workers read afresh */
-  readonly storeChanged?: () => void;
 }
 
 /**

@@ -9,14 +9,15 @@ import { decode } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, WorkerInit } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
 import { ReplyWriter } from './reply-writer.js';
-import { HANDLERS } from './handlers/index.js';
+import { handlerFor } from './handlers/index.js';
 import type { WorkerContext } from './context.js';
 import { createLogger } from '../src/log.js';
 import { threadId } from 'node:worker_threads';
 
 const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
-const store = openChainStore(config.dataDir);
+// Read-only: every write goes through the front end's chain writer, the store's one writer.
+const store = openChainStore(config.dataDir, { readOnly: true });
 Atomics.add(new Int32Array(init.ready), 0, 1);
 const storeVersion = new Int32Array(init.storeVersion);
 let seenVersion = Atomics.load(storeVersion, 0);
@@ -29,17 +30,24 @@ function refreshSnapshot(): void {
     store.root.resetReadTxn();
   }
 }
-const ctx: WorkerContext = { store, config, storeChanged: () => Atomics.add(storeVersion, 0, 1) };
+const ctx: WorkerContext = { store, config };
 const log = createLogger(config.logLevel, { worker: threadId });
 
 /** One call: the finished reply bytes, or an error (with subscriptions when the call made some). */
 async function runOne(task: PoolTask): Promise<PoolAnswer> {
-  const handler = HANDLERS[task.set]?.[task.method];
-  if (!handler) return { error: protocolError(RPC.INTERNAL) };
-  const out = new ReplyWriter();
+  const handler = handlerFor(task.set, task.method);
+  if (!handler) {
+    // The front end routes only methods the registry gives the pool: this is a bug, not a client's fault.
+    log.error({ api: task.set, method: task.method }, 'no worker handler for this call');
+    return { error: protocolError(RPC.INTERNAL) };
+  }
+  const budgetMs = task.budgetMs ?? config.callBudgetMs;
+  const out = new ReplyWriter({ maxBytes: config.maxReplyBytes, deadline: task.deadline ?? Number.POSITIVE_INFINITY, budgetMs });
   out.subscribing = task.subscribe === true;
-  out.text(task.head);
+  if (task.head !== undefined) out.text(task.head);
   try {
+    // A call that waited past its deadline is not started.
+    out.checkDeadline();
     // Handlers must await everything they start: an idle piscina worker blocks in Atomics.wait.
     await handler(ctx, task.params, out);
   } catch (err) {
@@ -50,7 +58,7 @@ async function runOne(task: PoolTask): Promise<PoolAnswer> {
     }
     return { error: wire };
   }
-  out.text('}');
+  if (task.head !== undefined) out.text('}');
   const bytes = out.finish();
   if (out.subscribedIds.length > 0 || out.subscribedAccounts.length > 0) {
     return { bytes, subscriptions: { ids: out.subscribedIds, accounts: out.subscribedAccounts } };
@@ -67,7 +75,8 @@ export default async function batch(taskBytes: Uint8Array): Promise<unknown> {
   let tasks: PoolTask[];
   try {
     tasks = decode<PoolTask[]>(taskBytes);
-  } catch {
+  } catch (err) {
+    log.error({ err, bytes: taskBytes.byteLength }, 'a task could not be decoded; its calls get -32603');
     return [{ error: protocolError(RPC.INTERNAL) }];
   }
   refreshSnapshot();

@@ -1,5 +1,25 @@
 // Builds a reply as UTF-8 bytes in one growing buffer, so stored JSON is copied once, straight from
 // LMDB's memory into the reply, and the finished buffer is transferred (not copied) to the front end.
+//
+// Every handler writes its result through here, row by row, so this is also where a call's limits
+// are checked as it goes: the reply may not grow past --max-reply-bytes, and every
+// DEADLINE_CHECK_EVERY writes the call's deadline (--call-budget-ms) is looked at. A call over
+// either stops at once, with an error that names the limit, instead of finishing a giant reply.
+import { RPC, RpcError, limitError } from '../src/errors.js';
+
+/** Writes between two looks at the clock: a look costs ~25 ns, a write of a stored object ~100 ns or more. */
+export const DEADLINE_CHECK_EVERY = 64;
+
+export interface WriterLimits {
+  /** bytes; the reply may not grow beyond this */
+  readonly maxBytes: number;
+  /** Date.now() after which the call stops; Infinity for none */
+  readonly deadline: number;
+  /** the budget in ms, for the error message */
+  readonly budgetMs: number;
+}
+
+const NO_LIMITS: WriterLimits = { maxBytes: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
 
 export class ReplyWriter {
   private buf: Uint8Array;
@@ -20,8 +40,23 @@ export class ReplyWriter {
     if (this.subscribing) this.subscribedAccounts.push(instance);
   }
 
-  constructor(initial = 4096) {
+  private writes = 0;
+
+  constructor(
+    private readonly limits: WriterLimits = NO_LIMITS,
+    initial = 4096,
+  ) {
     this.buf = new Uint8Array(initial);
+  }
+
+  /** Throws when the call is over its deadline; handlers that scan rows without writing call it too. */
+  checkDeadline(): void {
+    if (Date.now() > this.limits.deadline) throw new RpcError(limitError(RPC.BUDGET_EXCEEDED, `${this.limits.budgetMs} ms: --call-budget-ms`));
+  }
+
+  private afterWrite(): void {
+    if (this.len > this.limits.maxBytes) throw new RpcError(limitError(RPC.REPLY_TOO_BIG, `over ${this.limits.maxBytes} bytes: --max-reply-bytes`));
+    if (++this.writes % DEADLINE_CHECK_EVERY === 0) this.checkDeadline();
   }
 
   private reserve(n: number): void {
@@ -41,6 +76,7 @@ export class ReplyWriter {
     this.reserve(view.length);
     this.buf.set(view, this.len);
     this.len += view.length;
+    this.afterWrite();
     return this;
   }
 
@@ -49,6 +85,7 @@ export class ReplyWriter {
     this.reserve(s.length * 3);
     const { written } = encoder.encodeInto(s, this.buf.subarray(this.len));
     this.len += written;
+    this.afterWrite();
     return this;
   }
 

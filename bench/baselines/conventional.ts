@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
 import { buildConfig } from '../../src/config.js';
 import { openChainStore } from '../../src/chain/store.js';
-import { HANDLERS } from '../../workers/handlers/index.js';
+import { HANDLERS, handlerFor } from '../../workers/handlers/index.js';
 import { ReplyWriter } from '../../workers/reply-writer.js';
 import { toWireError } from '../../src/errors.js';
 import type { WorkerContext } from '../../workers/context.js';
@@ -17,7 +17,7 @@ const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir })
 
 // Which set serves a method name (database first, then history), for the direct and call forms.
 const setOf = new Map<string, string>();
-for (const set of ['history', 'database']) for (const m of Object.keys(HANDLERS[set] ?? {})) setOf.set(m, set);
+for (const set of ['history', 'database']) for (const m of Object.keys(HANDLERS[set as keyof typeof HANDLERS])) setOf.set(m, set);
 
 async function answer(text: string): Promise<string> {
   let req: { id?: unknown; method?: string; params?: unknown[] };
@@ -34,7 +34,7 @@ async function answer(text: string): Promise<string> {
   }
   if (method === 'login') return JSON.stringify({ id: req.id, result: true });
   const set = setOf.get(method);
-  const handler = set ? HANDLERS[set]?.[method] : undefined;
+  const handler = set ? handlerFor(set, method) : undefined;
   if (!handler) return JSON.stringify({ id: req.id, error: { code: -32601, message: 'Method not found' } });
   const out = new ReplyWriter();
   out.text(`{"id":${JSON.stringify(req.id ?? null)},"result":`);

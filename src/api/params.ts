@@ -3,27 +3,48 @@
 // Each failure throws an RpcError shaped like the fc exception Core would raise.
 
 import { ASSERT, FC, RpcError, assertError, fcError } from '../errors.js';
+import { parseFcTime } from '../chain/fc-json.js';
+import { readObjectId, type ObjectIdParts } from '../chain/object-id.js';
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v);
 
 const badCast = (v: unknown, to: string): RpcError => new RpcError(fcError(FC.badCast, 'Invalid cast from ${type} to ${to}', { type: typeName(v), to }));
 const parseFail = (what: string): RpcError => new RpcError(fcError(FC.parse, "Couldn't parse ${what}", { what }));
 
-/** `variant::as_uint64`: non-negative integers, numeric strings, booleans, null (→ 0). */
-export function asUint64(v: unknown): bigint {
+const UINT64_MAX = (1n << 64n) - 1n;
+const INT64_MIN = -(1n << 63n);
+
+/**
+ * The exact integer of a number, numeric string, boolean or null, before a cast to 64 bits. Integers
+ * beyond 2^53 reach here as decimal strings (jsonrpc.ts parses them losslessly), so every digit counts.
+ */
+function integerOf(v: unknown, type: 'uint64_t' | 'int64_t', min: bigint, max: bigint): bigint {
   if (v === null || v === undefined) return 0n;
   if (typeof v === 'boolean') return v ? 1n : 0n;
+  if (typeof v === 'bigint') return v;
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw parseFail('uint64_t');
-    return BigInt.asUintN(64, BigInt(Math.trunc(v)));
+    if (!Number.isFinite(v)) throw parseFail(type);
+    return BigInt(Math.trunc(v));
   }
   if (typeof v === 'string') {
     const t = v.trim();
-    if (!/^-?\d+$/.test(t)) throw parseFail('uint64_t');
-    return BigInt.asUintN(64, BigInt(t));
+    // boost::lexical_cast refuses what does not fit the target type.
+    if (!/^-?\d+$/.test(t)) throw parseFail(type);
+    const n = BigInt(t);
+    if (n < min || n > max) throw parseFail(type);
+    return n;
   }
-  throw badCast(v, 'uint64');
+  throw badCast(v, type === 'uint64_t' ? 'uint64' : 'int64');
 }
+
+/** `variant::as_uint64`: non-negative integers, numeric strings, booleans, null (→ 0). */
+export const asUint64 = (v: unknown): bigint => BigInt.asUintN(64, integerOf(v, 'uint64_t', -UINT64_MAX, UINT64_MAX));
+
+/**
+ * `variant::as_int64`: as asUint64, read as a signed 64-bit value. A literal above INT64_MAX is a
+ * uint64 variant in fc and wraps by static_cast; it reaches here as a string, so strings wrap too.
+ */
+export const asInt64 = (v: unknown): bigint => BigInt.asIntN(64, integerOf(v, 'int64_t', INT64_MIN, UINT64_MAX));
 
 /** A uint32 parameter: `static_cast<uint32_t>(as_uint64())`, truncated as fc does. */
 export const asUint32 = (v: unknown): number => Number(BigInt.asUintN(32, asUint64(v)));
@@ -52,31 +73,45 @@ export function asOptionalBool(v: unknown): boolean | undefined {
   throw badCast(v, 'bool');
 }
 
-export interface ParsedId {
-  space: number;
-  type: number;
-  instance: number;
-}
+export type ParsedId = ObjectIdParts;
 
 /** object_id_type from a string, with object_id.hpp's checks, in its order. */
 export function asObjectId(v: unknown, expect?: { space: number; type: number }): ParsedId {
-  if (typeof v !== 'string') throw badCast(v, 'string');
-  const first = v.indexOf('.');
-  if (first < 0) throw new RpcError(assertError(ASSERT.ID_FIRST_DOT));
-  if (first === 0) throw new RpcError(assertError(ASSERT.ID_SPACE_PART));
-  const second = v.indexOf('.', first + 1);
-  if (second < 0) throw new RpcError(assertError(ASSERT.ID_SECOND_DOT));
-  if (second === first + 1) throw new RpcError(assertError(ASSERT.ID_TYPE_PART));
-  const part = (s: string): number => {
-    if (!/^\d+$/.test(s)) throw parseFail('uint64_t');
-    return Number(s);
-  };
-  const space = part(v.slice(0, first));
-  const type = part(v.slice(first + 1, second));
-  const instance = part(v.slice(second + 1));
-  if (space > 0xff || type > 0xff || instance > 0xffffffffffff) throw new RpcError(assertError('false: Object id part out of range: ${id}', { id: v }));
-  if (expect && (space !== expect.space || type !== expect.type)) {
+  const id = readObjectId(v);
+  switch (id) {
+    case 'not-a-string':
+      throw badCast(v, 'string');
+    case 'missing-first-dot':
+      throw new RpcError(assertError(ASSERT.ID_FIRST_DOT));
+    case 'missing-space':
+      throw new RpcError(assertError(ASSERT.ID_SPACE_PART));
+    case 'missing-second-dot':
+      throw new RpcError(assertError(ASSERT.ID_SECOND_DOT));
+    case 'missing-type':
+      throw new RpcError(assertError(ASSERT.ID_TYPE_PART));
+    case 'not-a-number':
+      throw parseFail('uint64_t');
+    case 'space-or-type-out-of-range':
+    case 'instance-out-of-range':
+      throw new RpcError(assertError('false: Object id part out of range: ${id}', { id: v }));
+  }
+  if (expect && (id.space !== expect.space || id.type !== expect.type)) {
     throw new RpcError(assertError(ASSERT.ID_TYPE_MISMATCH, { SpaceID: expect.space, TypeID: expect.type, var: v }));
   }
-  return { space, type, instance };
+  return id;
+}
+
+/**
+ * `time_point_sec` from its ISO text, in seconds: `as_string()` first (so a number or null fails
+ * too), then fc's `from_iso_string`. A failure carries the text of that function's
+ * FC_RETHROW_EXCEPTIONS (fc src/time.cpp); Core reports it as std_exception (13), naming the boost
+ * exception in `what`, where this node reports a parse error (4) naming the text.
+ */
+export function asTime(v: unknown): number {
+  const text = asString(v);
+  const seconds = parseFcTime(text);
+  if (Number.isNaN(seconds)) {
+    throw new RpcError(fcError(FC.parse, '${what}: unable to convert ISO-formatted string to fc::time_point_sec', { what: `not a time: '${text}'` }));
+  }
+  return seconds;
 }

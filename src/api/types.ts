@@ -1,5 +1,6 @@
 // The vocabulary of API-set tables: what a method takes and where it runs. Tables are data, read by
-// the dispatcher (argument counts, routing) and mirrored by the worker handlers (type-checked).
+// the call pipeline (argument counts, routing) and mirrored by both sides' handler tables, which the
+// compiler checks against them: a method cannot exist on one side only, nor run on the wrong side.
 
 export interface ParamSpec {
   readonly name: string;
@@ -7,19 +8,25 @@ export interface ParamSpec {
   readonly optional?: boolean;
 }
 
+/**
+ * Where a method runs: 'front' in the front end's thread (it reads or changes connection state, or
+ * drives the block producer), 'pool' in a worker thread (it reads the chain store).
+ */
+export type RunsIn = 'front' | 'pool';
+
 export interface MethodSpec {
   readonly params: readonly ParamSpec[];
-  /** 'main': runs in the front end even in a pool-served set (it changes session state) */
-  readonly runsIn?: 'main';
+  /** overrides the set's `runsIn` for this method */
+  readonly runsIn?: RunsIn;
 }
 
-export interface ApiSetSpec<M extends Record<string, MethodSpec> = Record<string, MethodSpec>> {
+export interface ApiSetSpec<M extends Record<string, MethodSpec> = Record<string, MethodSpec>, R extends RunsIn = RunsIn> {
   /** the login API getter that hands out this set, e.g. "history" */
   readonly name: string;
   /** the api-access name that grants it, e.g. "history_api" */
   readonly accessName: string;
-  /** where its handlers run: the front end (session state) or the worker pool (chain reads) */
-  readonly runsIn: 'main' | 'pool';
+  /** where its methods run unless a method says otherwise */
+  readonly runsIn: R;
   readonly methods: M;
 }
 
@@ -27,8 +34,8 @@ export interface ApiSetSpec<M extends Record<string, MethodSpec> = Record<string
 export const req = (name: string): ParamSpec => ({ name });
 export const opt = (name: string): ParamSpec => ({ name, optional: true });
 export const method = (...params: ParamSpec[]): MethodSpec => ({ params });
-/** A method of a pool-served set that runs in the front end (subscriptions: session state). */
-export const frontEnd = (...params: ParamSpec[]): { readonly params: ParamSpec[]; readonly runsIn: 'main' } => ({ params, runsIn: 'main' });
+/** A method of a pool-served set that runs in the front end (subscriptions, writes: connection or node state). */
+export const frontEnd = (...params: ParamSpec[]): { readonly params: ParamSpec[]; readonly runsIn: 'front' } => ({ params, runsIn: 'front' });
 
 /** Number of arguments a call must carry: everything up to the last non-optional parameter. */
 export function requiredArgs(spec: MethodSpec): number {
@@ -39,4 +46,18 @@ export function requiredArgs(spec: MethodSpec): number {
   return n;
 }
 
-export const defineApiSet = <M extends Record<string, MethodSpec>>(spec: ApiSetSpec<M>): ApiSetSpec<M> => spec;
+/** Where one method of a set runs, as data (the run layer's routing). */
+export const runsIn = (set: ApiSetSpec, spec: MethodSpec): RunsIn => spec.runsIn ?? set.runsIn;
+
+export const defineApiSet = <const M extends Record<string, MethodSpec>, const R extends RunsIn>(spec: ApiSetSpec<M, R>): ApiSetSpec<M, R> => spec;
+
+// ---- the same routing, as types: each side's handler table must cover exactly its methods ----
+
+type Methods<S extends ApiSetSpec> = S['methods'];
+type Where<S extends ApiSetSpec, K extends keyof Methods<S>> = Methods<S>[K] extends { readonly runsIn: infer W } ? W : S['runsIn'];
+
+/** The names of a set's methods that run on side `W`. */
+export type MethodsIn<S extends ApiSetSpec, W extends RunsIn> = { [K in keyof Methods<S>]: Where<S, K> extends W ? K : never }[keyof Methods<S>];
+
+/** A handler table for side `W` of set `S`: one handler `H` per method that runs there, and no other. */
+export type HandlerTable<S extends ApiSetSpec, W extends RunsIn, H> = { readonly [K in MethodsIn<S, W>]: H };

@@ -9,11 +9,12 @@
 import { i64, fcTime } from './fc-json.js';
 import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, LIFETIME_REFERRER_PERCENT_OF_FEE, type Authority } from './objects.js';
 import type { ChainState } from './state.js';
+import type { OperationJson, OperationResult } from './types.js';
+import { objectIdParts } from './object-id.js';
 
 export class ChainError extends Error {}
 
-export type OperationJson = [number, Record<string, unknown>];
-export type OperationResult = [number, unknown];
+export type { OperationJson, OperationResult } from './types.js';
 
 export interface EvalContext {
   readonly state: ChainState;
@@ -29,9 +30,9 @@ export interface Evaluated {
 const amountOf = (v: unknown): bigint => BigInt(typeof v === 'number' ? Math.trunc(v) : String(v));
 
 function instanceOf(id: unknown, space: number, type: number, what: string): number {
-  const m = typeof id === 'string' ? /^(\d+)\.(\d+)\.(\d+)$/.exec(id) : null;
-  if (!m || Number(m[1]) !== space || Number(m[2]) !== type) throw new ChainError(`${what} is not a ${space}.${type}.x id: ${String(id)}`);
-  return Number(m[3]);
+  const p = objectIdParts(id);
+  if (!p || p.space !== space || p.type !== type) throw new ChainError(`${what} is not a ${space}.${type}.x id: ${String(id)}`);
+  return p.instance;
 }
 
 const accountInstance = (ctx: EvalContext, id: unknown, what: string): number => {

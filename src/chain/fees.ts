@@ -14,7 +14,7 @@
 
 import { RpcError, assertError, fcError, FC } from '../errors.js';
 import { i64, NULL_PUBLIC_KEY } from './fc-json.js';
-import { packOperation } from './serializer.js';
+import { OPERATION_NAMES, SUPPORTED_OPERATIONS, packOperation } from './serializer.js';
 
 /** GRAPHENE_100_PERCENT */
 const PERCENT_100 = 10000n;
@@ -131,9 +131,10 @@ export function normaliseOperation(op: unknown): OperationJson {
 
 function unsupportedOperation(code: unknown): RpcError {
   return new RpcError(
-    assertError('false: fees of operation ${code} cannot be computed by this node (it computes fees for operations ${supported})', {
+    assertError('false: fees of operation ${code} cannot be computed by this node: ${operation} is not supported on this chain (supported: ${supported})', {
       code,
-      supported: [...FEE_OPERATIONS].join(', '),
+      operation: Number.isInteger(Number(code)) && OPERATION_NAMES[Number(code)] ? `${Number(code)} ${OPERATION_NAMES[Number(code)]}` : String(code),
+      supported: [...SUPPORTED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
     }),
   );
 }

@@ -13,16 +13,16 @@
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { type ChainStore } from './store.js';
-import { applyBlock, type SignedTransactionJson } from './writer.js';
-import type { OperationJson } from './evaluators.js';
-import { fcTime, i64 } from './fc-json.js';
+import { applyBlock } from './writer.js';
+import type { OperationJson } from './types.js';
+import { i64, parseFcTime } from './fc-json.js';
 import { formatPublicKey } from './public-key.js';
-import { refBlockPrefix } from './serializer.js';
 import { Worker } from 'node:worker_threads';
 import type { SignReply, SignRequest } from './signer-worker.js';
 import { encryptMemo } from './memo.js';
 import { accountCreateOp, assetCreateOp, assetIssueOp, transferOp } from './operations.js';
-import { requiredFee, type FeeSchedule } from './fees.js';
+import type { FeeSchedule } from './fees.js';
+import { buildTransaction, type UnsignedTransactionJson } from './transaction-builder.js';
 
 export interface GenerateOptions {
   /** accounts to create, including the exchanges */
@@ -93,7 +93,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   if (registrar === undefined) throw new Error('the genesis has no account "nathan" to register and fund the generated accounts');
   const chainId = store.meta.get('chain_id')!;
 
-  let time = Math.floor(Date.parse(`${dgp0.time}Z`) / 1000);
+  let time = parseFcTime(dgp0.time);
   let headId = '0'.repeat(40);
   let headNum = 0;
   let written = 0;
@@ -131,7 +131,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
   });
-  const sign = (items: { trx: unknown; key: Uint8Array }[]): Promise<string[]> =>
+  const sign = (items: { trx: UnsignedTransactionJson; key: Uint8Array }[]): Promise<string[]> =>
     new Promise((resolve, reject) => {
       const id = nextRequest++;
       waiting.set(id, { resolve, reject });
@@ -139,11 +139,11 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     });
 
   interface Sealed {
-    readonly trxs: Omit<SignedTransactionJson, 'signatures'>[];
+    readonly trxs: UnsignedTransactionJson[];
     readonly ops: number;
     readonly signatures: Promise<string[]>;
   }
-  let building: { trx: Omit<SignedTransactionJson, 'signatures'>; key: Uint8Array }[] = [];
+  let building: { trx: UnsignedTransactionJson; key: Uint8Array }[] = [];
   let sealed: Sealed | undefined;
 
   const apply = async (b: Sealed) => {
@@ -182,18 +182,8 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
 
   /** Builds one transaction paid and signed by `key`'s account, for the block being built. */
   const queue = async (operations: OperationJson[], key: Uint8Array) => {
-    for (const o of operations) o[1].fee = { amount: requiredFee(o, schedule), asset_id: '1.3.0' };
-    building.push({
-      trx: {
-        ref_block_num: headNum & 0xffff,
-        ref_block_prefix: headNum === 0 ? 0 : refBlockPrefix(headId),
-        // Applied one or two blocks later; two minutes leave ample room.
-        expiration: fcTime(time + 120),
-        operations,
-        extensions: [],
-      },
-      key,
-    });
+    // Applied one or two blocks later; two minutes leave ample room.
+    building.push({ trx: buildTransaction({ number: headNum, id: headId, time }, operations, { expiresIn: 120, fees: schedule }), key });
     pendingOps += operations.length;
     if (pendingOps >= opsPerBlock) await seal();
   };

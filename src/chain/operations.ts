@@ -1,6 +1,6 @@
 // Builders of operations in Core's JSON form (fields in reflection order), for the code that writes
 // transactions itself: `generate`, the benchmark and tests. Fees start at zero; fees.ts fills them.
-import type { OperationJson } from './evaluators.js';
+import type { OperationJson } from './types.js';
 
 const ZERO = { amount: 0, asset_id: '1.3.0' };
 const authority = (key: string) => ({ weight_threshold: 1, account_auths: [], key_auths: [[key, 1]], address_auths: [] });

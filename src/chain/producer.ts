@@ -7,19 +7,18 @@
 
 import { EventEmitter } from 'node:events';
 import type { ChainStore } from './store.js';
-import { applyBlock, type AppliedBlock, type SignedTransactionJson } from './writer.js';
+import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
 import { validateTransaction } from './validate.js';
 import { ChainState } from './state.js';
+import { overlayStore, type OverlayStore } from './state-store.js';
 import { evaluate, ChainError } from './evaluators.js';
 import { RpcError, assertError } from '../errors.js';
 import { fcTime, parseFcTime } from './fc-json.js';
 import type { Logger } from '../log.js';
 import { publicKeyOf } from './keys.js';
 
-export interface ProducedBlock extends AppliedBlock {
-  /** the transactions as the block holds them (with operation_results), in order */
-  readonly transactions: readonly Record<string, unknown>[];
-}
+/** A block as the producer announces it: what the writer applied, transactions included. */
+export type ProducedBlock = AppliedBlock;
 
 export interface ProducerEvents {
   block: [ProducedBlock];
@@ -28,12 +27,11 @@ export interface ProducerEvents {
   dropped: [string, string];
 }
 
-/** Thrown by a dry run to roll back its write transaction. */
-class Rollback extends Error {}
-
 export class BlockProducer extends EventEmitter<ProducerEvents> {
   private readonly pending: { id: string; trx: SignedTransactionJson }[] = [];
   private readonly pendingIds = new Set<string>();
+  /** the committed state with every pending transaction applied, in memory; dropped with each block */
+  private pendingState: OverlayStore | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -48,6 +46,9 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
   ) {
     super();
     this.signingPublicKey = publicKeyOf(signingKey);
+    // Before any worker or client reads the global properties: they must give the interval used now.
+    if (setBlockInterval(store, intervalSeconds)) log.info({ blockInterval: reportedBlockInterval(intervalSeconds) }, 'global properties updated to the block interval in use');
+    if (intervalSeconds > 255) log.warn({ blockInterval: intervalSeconds }, 'the global properties can report at most 255 s (block_interval is a uint8)');
   }
 
   /** Starts producing on the interval (an interval of 0 produces only on demand). */
@@ -81,25 +82,25 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
 
   /**
    * Checks a transaction and queues it for the next block; returns its id. Refusals are RpcErrors
-   * that say what is wrong. The transaction is applied, with everything queued before it, in a
-   * write transaction that is rolled back, so that it cannot fail in the block.
+   * that say what is wrong. The transaction is applied in memory on top of everything queued before
+   * it (state-store.ts), so that it cannot fail in the block; only if it applies is its effect kept
+   * for the transactions after it.
    */
   push(trx: unknown): string {
     const checked = validateTransaction(this.store, trx, this.pendingIds);
     const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
+    this.pendingState ??= overlayStore(this.store);
+    const attempt = overlayStore(this.pendingState);
     try {
-      this.store.root.transactionSync(() => {
-        const state = new ChainState(this.store);
-        const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
-        for (const p of [...this.pending, checked]) for (const op of p.trx.operations) evaluate(ctx, op);
-        throw new Rollback();
-      });
+      const state = new ChainState(attempt);
+      const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
+      for (const op of checked.trx.operations) evaluate(ctx, op);
+      state.flush();
     } catch (err) {
-      if (!(err instanceof Rollback)) {
-        if (err instanceof ChainError) throw new RpcError(assertError(err.message, {}, { file: 'evaluator', method: 'apply' }));
-        throw err;
-      }
+      if (err instanceof ChainError) throw new RpcError(assertError(err.message, {}, { file: 'evaluator', method: 'apply' }));
+      throw err;
     }
+    attempt.commit();
     this.pending.push(checked);
     this.pendingIds.add(checked.id);
     this.emit('pending', checked.trx);
@@ -112,6 +113,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     const timestamp = Math.max(time, parseFcTime(dgp.time) + 1);
     const queued = this.pending.splice(0);
     this.pendingIds.clear();
+    this.pendingState = undefined;
     // A transaction that no longer applies (it expired, say) is dropped rather than failing the block.
     const transactions: SignedTransactionJson[] = [];
     for (const p of queued) {
@@ -131,10 +133,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
       for (const p of queued) this.emit('dropped', p.id, `the transaction failed when its block was applied: ${(err as Error).message}`);
       applied = applyBlock(this.store, { timestamp, transactions: [] }, this.signingKey);
     }
-    const block = JSON.parse(this.store.blocks.get(applied.blockNum)!.toString('utf8')) as { transactions: Record<string, unknown>[] };
-    const produced: ProducedBlock = { ...applied, transactions: block.transactions };
     this.log.debug({ block: applied.blockNum, transactions: transactions.length }, 'produced block');
-    this.emit('block', produced);
-    return produced;
+    this.emit('block', applied);
+    return applied;
   }
 }

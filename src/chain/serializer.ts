@@ -9,14 +9,22 @@
 // count) and the Core headers named at each type. Cross-checked byte for byte against bitsharesjs in
 // test/serializer.test.ts.
 //
-// Parsing follows fc's from_variant where it matters for the bytes (flat_set/flat_map are sorted and
-// keep the first of duplicate keys; absent optional fields are unset; an absent `extensions` is empty)
-// but is stricter elsewhere: a missing required field, a number outside its type's range or an id of
-// the wrong space/type throws an Error naming the path, instead of silently becoming 0.
+// Parsing follows fc's from_variant (reflect/variant.hpp, variant.cpp): a struct member that is
+// present is read, a missing one keeps its type's default (zero, "", empty containers, an unset
+// optional, the null key, id x.y.0, the epoch), an unknown one is ignored; integers may be numbers,
+// decimal strings, booleans or null; flat_set/flat_map are sorted and keep the first of duplicate
+// keys; a static_variant array shorter than two keeps the default alternative 0. It stays stricter
+// where fc would silently wrap: a number outside its type's range or an id of the wrong space/type
+// throws an Error naming the path.
+//
+// Why one file of about a thousand lines: it is one table of packers, one per Graphene type, that
+// refer to each other (an operation packs assets, authorities, memos, extensions…); split by type
+// they would import each other in circles, and the file reads as the list of FC_REFLECT lines it mirrors.
 
 import { createHash } from 'node:crypto';
-import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
+import { NULL_PUBLIC_KEY, fcTime, i64, parseFcTime, u64 } from './fc-json.js';
 import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
+import { readObjectId } from './object-id.js';
 
 // ---------------------------------------------------------------------------------------------
 // Writer
@@ -140,7 +148,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** fc accepts integers as JSON numbers or decimal strings (it prints large ones as strings, §5.4). */
+/**
+ * fc accepts integers as JSON numbers or decimal strings (it prints large ones as strings, §5.4), and
+ * as_int64/as_uint64 read null as 0 and booleans as 0/1. Requests carry integers beyond 2^53 as decimal
+ * strings (protocol/jsonrpc.ts parses them losslessly); an unsafe JS number can only come from code
+ * that built one itself, and is refused rather than packed with the wrong digits.
+ */
 function toInteger(v: unknown, path: string): bigint {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'number') {
@@ -149,6 +162,8 @@ function toInteger(v: unknown, path: string): bigint {
     return BigInt(v);
   }
   if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
+  if (v === null) return 0n;
+  if (typeof v === 'boolean') return v ? 1n : 0n;
   return fail(path, `expected an integer (number or decimal string), got ${describe(v)}`);
 }
 
@@ -196,6 +211,8 @@ interface Type {
   sortKey?(v: unknown, path: string): SortKey;
   /** A struct field of this type may be absent from the JSON (optional<T>, extensions). */
   readonly mayBeAbsent?: boolean;
+  /** The JSON of the type's default-constructed value, which a struct member that is absent keeps. */
+  readonly zero: unknown;
 }
 
 function compareKeys(a: SortKey, b: SortKey): number {
@@ -210,6 +227,7 @@ function integer(name: string, min: bigint, max: bigint, write: (w: Writer, n: b
     pack: (w, v, path) => write(w, integerIn(v, path, min, max, name)),
     json: (v, path) => (min < 0n ? i64 : u64)(integerIn(v, path, min, max, name)),
     sortKey: (v, path) => integerIn(v, path, min, max, name),
+    zero: 0,
   };
 }
 
@@ -220,22 +238,37 @@ const uint64 = integer('uint64', 0n, (1n << 64n) - 1n, (w, n) => w.uint64(n));
 /** share_type is safe<int64_t>, packed as its int64 (types.hpp). */
 const int64 = integer('int64', -(1n << 63n), (1n << 63n) - 1n, (w, n) => w.int64(n));
 
+/** variant::as_bool: booleans, numbers (non-zero is true), "true"/"false", null (false). */
+function toBool(v: unknown, path: string): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === null) return false;
+  if (typeof v === 'number') return v !== 0;
+  if (v === 'true' || v === 'false') return v === 'true';
+  // Integers beyond 2^53 arrive as decimal strings and are numbers to fc.
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v) !== 0n;
+  return fail(path, `expected true or false, got ${describe(v)}`);
+}
+
 const bool: Type = {
   name: 'bool',
-  pack(w, v, path) {
-    if (typeof v !== 'boolean') fail(path, `expected true or false, got ${describe(v)}`);
-    w.bool(v);
-  },
-  json: (v) => v,
+  pack: (w, v, path) => w.bool(toBool(v, path)),
+  json: (v, path) => toBool(v, path),
+  zero: false,
 };
+
+/** variant::as_string: numbers and booleans become their text, null the empty string. */
+function toText(v: unknown, path: string): string {
+  if (typeof v === 'string') return v;
+  if (v === null) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return fail(path, `expected a string, got ${describe(v)}`);
+}
 
 const string: Type = {
   name: 'string',
-  pack(w, v, path) {
-    if (typeof v !== 'string') fail(path, `expected a string, got ${describe(v)}`);
-    w.string(v);
-  },
-  json: (v) => v,
+  pack: (w, v, path) => w.string(toText(v, path)),
+  json: (v, path) => toText(v, path),
+  zero: '',
 };
 
 /** vector<char>, written in JSON as hex (fc variant.cpp). */
@@ -243,6 +276,7 @@ const bytes: Type = {
   name: 'bytes',
   pack: (w, v, path) => w.bytes(hexBytes(v, path)),
   json: (v, path) => toHex(hexBytes(v, path)),
+  zero: '',
 };
 
 /** A fixed-size hash or signature (ripemd160 = 20, compact_signature = 65): raw bytes, hex in JSON. */
@@ -252,6 +286,7 @@ function fixedBytes(name: string, size: number): Type {
     pack: (w, v, path) => w.raw(hexBytes(v, path, size)),
     json: (v, path) => toHex(hexBytes(v, path, size)),
     sortKey: (v, path) => hexBytes(v, path, size),
+    zero: '00'.repeat(size),
   };
 }
 const ripemd160 = fixedBytes('ripemd160', 20);
@@ -270,19 +305,15 @@ const timePointSec: Type = {
     if (Number.isNaN(s)) fail(path, `expected a time "YYYY-MM-DDTHH:MM:SS", got ${describe(v)}`);
     return fcTime(s);
   },
+  zero: fcTime(0),
 };
 
-const MAX_INSTANCE = (1n << 48n) - 1n;
-
 function parseObjectId(v: unknown, path: string): { space: bigint; type: bigint; instance: bigint } {
-  const m = typeof v === 'string' ? /^(\d+)\.(\d+)\.(\d+)$/.exec(v) : null;
-  if (!m) return fail(path, `expected an object id "space.type.instance", got ${describe(v)}`);
-  const space = BigInt(m[1] as string);
-  const type = BigInt(m[2] as string);
-  const instance = BigInt(m[3] as string);
-  if (space > 0xffn || type > 0xffn) fail(path, `space and type of ${v} must be below 256`);
-  if (instance > MAX_INSTANCE) fail(path, `instance of ${v} is above 2^48-1`);
-  return { space, type, instance };
+  const id = readObjectId(v);
+  if (id === 'space-or-type-out-of-range') return fail(path, `space and type of ${String(v)} must be below 256`);
+  if (id === 'instance-out-of-range') return fail(path, `instance of ${String(v)} is above 2^48-1`);
+  if (typeof id === 'string') return fail(path, `expected an object id "space.type.instance", got ${describe(v)}`);
+  return { space: BigInt(id.space), type: BigInt(id.type), instance: BigInt(id.instance) };
 }
 
 /**
@@ -295,7 +326,13 @@ function typedId(space: number, type: number, what: string): Type {
     if (id.space !== BigInt(space) || id.type !== BigInt(type)) fail(path, `expected ${what} id ${space}.${type}.x, got ${describe(v)}`);
     return id.instance;
   };
-  return { name: `${what}_id`, pack: (w, v, path) => w.varint(instance(v, path)), json: (v, path) => `${space}.${type}.${instance(v, path)}`, sortKey: instance };
+  return {
+    name: `${what}_id`,
+    pack: (w, v, path) => w.varint(instance(v, path)),
+    json: (v, path) => `${space}.${type}.${instance(v, path)}`,
+    sortKey: instance,
+    zero: `${space}.${type}.0`,
+  };
 }
 const accountId = typedId(1, 2, 'account');
 const assetId = typedId(1, 3, 'asset');
@@ -317,6 +354,7 @@ const objectIdType: Type = {
     return `${id.space}.${id.type}.${id.instance}`;
   },
   sortKey: objectIdNumber,
+  zero: '0.0.0',
 };
 
 /** public_key_type: the 33 key bytes (FC_REFLECT( public_key_type, (key_data) )); ordered by address. */
@@ -325,6 +363,7 @@ const publicKey: Type = {
   pack: (w, v, path) => w.raw(parsePublicKeyAt(v, path)),
   json: (v, path) => formatPublicKey(parsePublicKeyAt(v, path)),
   sortKey: (v, path) => publicKeyAddress(parsePublicKeyAt(v, path)),
+  zero: NULL_PUBLIC_KEY,
 };
 
 function parsePublicKeyAt(v: unknown, path: string): Uint8Array {
@@ -341,6 +380,7 @@ const address: Type = {
   pack: (w, v, path) => w.raw(parseAddressAt(v, path)),
   json: (v, path) => formatAddress(parseAddressAt(v, path)),
   sortKey: (v, path) => parseAddressAt(v, path),
+  zero: formatAddress(new Uint8Array(20)),
 };
 
 function parseAddressAt(v: unknown, path: string): Uint8Array {
@@ -371,6 +411,7 @@ const voteId: Type = {
     return `${c & 0xffn}:${c >> 8n}`;
   },
   sortKey: voteIdContent,
+  zero: '0:0',
 };
 
 /** optional<T>: a bool byte, then the value if set (raw.hpp). JSON: the key is absent (or null). */
@@ -387,6 +428,7 @@ function optional(t: Type): Type {
       }
     },
     json: (v, path) => (v === undefined || v === null ? undefined : t.json(v, path)),
+    zero: undefined,
   };
 }
 
@@ -405,6 +447,7 @@ function vector(t: Type): Type {
       items.forEach((item, i) => t.pack(w, item, `${path}[${i}]`));
     },
     json: (v, path) => expectArray(v, path).map((item, i) => t.json(item, `${path}[${i}]`)),
+    zero: [],
   };
 }
 
@@ -446,6 +489,7 @@ function flatSet(t: Type): Type {
     name: `flat_set<${t.name}>`,
     pack: (w, v, path) => packSorted(w, expectArray(v, path), path, key, (sw, item, p) => t.pack(sw, item, p)),
     json: (v, path) => sortedUnique(expectArray(v, path), path, key).map(([item, p]) => t.json(item, p)),
+    zero: [],
   };
 }
 
@@ -476,34 +520,40 @@ function flatMap(k: Type, val: Type): Type {
         const [a, b] = pair(item, p);
         return [k.json(a, `${p}[0]`), val.json(b, `${p}[1]`)];
       }),
+    zero: [],
   };
 }
 
-/** A reflected struct: its fields in FC_REFLECT order, nothing between them. */
+/**
+ * A reflected struct: its fields in FC_REFLECT order, nothing between them. As fc's
+ * from_variant_visitor, a member missing from the JSON keeps its default and unknown keys are ignored.
+ */
 function struct(name: string, fields: ReadonlyArray<readonly [string, Type]>): Type {
+  const member = (v: Record<string, unknown>, field: string, t: Type): unknown => (Object.prototype.hasOwnProperty.call(v, field) ? v[field] : t.zero);
   return {
     name,
     pack(w, v, path) {
       if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
-      for (const [field, t] of fields) {
-        const value = v[field];
-        if (value === undefined && !t.mayBeAbsent) fail(`${path}.${field}`, `missing field of ${name}`);
-        t.pack(w, value, `${path}.${field}`);
-      }
+      for (const [field, t] of fields) t.pack(w, member(v, field, t), `${path}.${field}`);
     },
     json(v, path) {
       if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
       const out: Record<string, unknown> = {};
       for (const [field, t] of fields) {
-        const value = v[field];
-        if (value === undefined && !t.mayBeAbsent) fail(`${path}.${field}`, `missing field of ${name}`);
-        const j = t.json(value, `${path}.${field}`);
+        const j = t.json(member(v, field, t), `${path}.${field}`);
         if (j !== undefined) out[field] = j;
       }
       return out;
     },
+    zero: {},
   };
 }
+
+/** A member whose C++ declaration gives it a default other than its type's (`uint8_t minimum_feeds = 1;`). */
+const defaulted = (t: Type, zero: unknown): Type => ({ ...t, zero });
+
+/** GRAPHENE_MAX_SHARE_SUPPLY (config.hpp), the default max_supply and max_market_fee of asset_options. */
+const MAX_SHARE_SUPPLY = '1000000000000000';
 
 /** An empty struct (void_t, void_result, no_special_authority): packs nothing. JSON `{}`. */
 function emptyStruct(name: string): Type {
@@ -513,6 +563,7 @@ function emptyStruct(name: string): Type {
       if (!isObject(v)) fail(path, `expected ${name} {}, got ${describe(v)}`);
     },
     json: () => ({}),
+    zero: {},
   };
 }
 
@@ -521,23 +572,30 @@ function emptyStruct(name: string): Type {
  * An alternative we do not implement is `undefined` and is refused by name.
  */
 function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefined>, unknownMessage?: (which: bigint) => string): Type {
+  const first = alternatives[0];
+  if (!first) throw new Error(`internal: ${name} has no alternative 0 to default to`);
+  const zero = [0, first.zero];
+  /** fc's from_variant: `if( ar.size() < 2 ) return;` keeps the default; extra elements are ignored. */
+  const read = (v: unknown, path: string): [bigint, Type, unknown] => {
+    if (!Array.isArray(v)) fail(path, `expected ${name} as [which, value], got ${describe(v)}`);
+    const [tag, value] = v.length < 2 ? zero : v;
+    const which = toInteger(tag, `${path}[0]`);
+    const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
+    if (!t) fail(`${path}[0]`, unknownMessage ? unknownMessage(which) : `unknown or unsupported ${name} alternative ${which}`);
+    return [which, t, value];
+  };
   return {
     name,
     pack(w, v, path) {
-      if (!Array.isArray(v) || v.length !== 2) fail(path, `expected ${name} as [which, value], got ${describe(v)}`);
-      const which = toInteger(v[0], `${path}[0]`);
-      const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
-      if (!t) fail(`${path}[0]`, unknownMessage ? unknownMessage(which) : `unknown or unsupported ${name} alternative ${which}`);
+      const [which, t, value] = read(v, path);
       w.varint(which);
-      t.pack(w, v[1], `${path}[1]`);
+      t.pack(w, value, `${path}[1]`);
     },
     json(v, path) {
-      if (!Array.isArray(v) || v.length !== 2) fail(path, `expected ${name} as [which, value], got ${describe(v)}`);
-      const which = toInteger(v[0], `${path}[0]`);
-      const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
-      if (!t) fail(`${path}[0]`, unknownMessage ? unknownMessage(which) : `unknown or unsupported ${name} alternative ${which}`);
-      return [Number(which), t.json(v[1], `${path}[1]`)];
+      const [which, t, value] = read(v, path);
+      return [Number(which), t.json(value, `${path}[1]`)];
     },
+    zero,
   };
 }
 
@@ -554,6 +612,7 @@ const futureExtensions: Type = {
     w.varint(0);
   },
   json: () => [],
+  zero: [],
 };
 
 /**
@@ -588,6 +647,7 @@ function extension(name: string, fields: ReadonlyArray<readonly [string, Type]>)
       for (const [f, t] of fields) if (v[f] !== undefined && v[f] !== null) out[f] = t.json(v[f], `${path}.${f}`);
       return out;
     },
+    zero: {},
   };
 }
 
@@ -625,7 +685,7 @@ const authority = struct('authority', [
 /** protocol/account.hpp:282: (memo_key)(voting_account)(num_witness)(num_committee)(votes)(extensions) */
 const accountOptions = struct('account_options', [
   ['memo_key', publicKey],
-  ['voting_account', accountId],
+  ['voting_account', defaulted(accountId, '1.2.5')], // GRAPHENE_PROXY_TO_SELF_ACCOUNT
   ['num_witness', uint16],
   ['num_committee', uint16],
   ['votes', flatSet(voteId)],
@@ -637,7 +697,7 @@ const specialAuthority = staticVariant('special_authority', [
   emptyStruct('no_special_authority'),
   struct('top_holders_special_authority', [
     ['asset', assetId],
-    ['num_top_holders', uint8],
+    ['num_top_holders', defaulted(uint8, 1)],
   ]),
 ]);
 
@@ -657,12 +717,12 @@ const additionalAssetOptions = extension('additional_asset_options', [
 
 /** protocol/asset_ops.hpp:626 FC_REFLECT( asset_options, … ) */
 const assetOptions = struct('asset_options', [
-  ['max_supply', int64],
+  ['max_supply', defaulted(int64, MAX_SHARE_SUPPLY)],
   ['market_fee_percent', uint16],
-  ['max_market_fee', int64],
+  ['max_market_fee', defaulted(int64, MAX_SHARE_SUPPLY)],
   ['issuer_permissions', uint16],
   ['flags', uint16],
-  ['core_exchange_rate', price],
+  ['core_exchange_rate', defaulted(price, { base: { amount: 0, asset_id: '1.3.0' }, quote: { amount: 0, asset_id: '1.3.1' } })],
   ['whitelist_authorities', flatSet(accountId)],
   ['blacklist_authorities', flatSet(accountId)],
   ['whitelist_markets', flatSet(assetId)],
@@ -673,11 +733,12 @@ const assetOptions = struct('asset_options', [
 
 /** protocol/asset_ops.hpp: FC_REFLECT( bitasset_options, … ) and its ext */
 const bitassetOptions = struct('bitasset_options', [
-  ['feed_lifetime_sec', uint32],
-  ['minimum_feeds', uint8],
-  ['force_settlement_delay_sec', uint32],
+  // GRAPHENE_DEFAULT_PRICE_FEED_LIFETIME, 1, GRAPHENE_DEFAULT_FORCE_SETTLEMENT_DELAY, _OFFSET, _MAX_VOLUME (config.hpp)
+  ['feed_lifetime_sec', defaulted(uint32, 86400)],
+  ['minimum_feeds', defaulted(uint8, 1)],
+  ['force_settlement_delay_sec', defaulted(uint32, 86400)],
   ['force_settlement_offset_percent', uint16],
-  ['maximum_force_settlement_volume', uint16],
+  ['maximum_force_settlement_volume', defaulted(uint16, 2000)],
   ['short_backing_asset', assetId],
   [
     'extensions',
@@ -764,6 +825,26 @@ const assetIssueOperation = struct('asset_issue_operation', [
   ['memo', optional(memoData)],
   ['extensions', futureExtensions],
 ]);
+
+/** Core's operation names by code (protocol/operations.hpp's static_variant order, `_operation` dropped), for errors. */
+export const OPERATION_NAMES: readonly string[] = [
+  'transfer', 'limit_order_create', 'limit_order_cancel', 'call_order_update', 'fill_order', 'account_create',
+  'account_update', 'account_whitelist', 'account_upgrade', 'account_transfer', 'asset_create', 'asset_update',
+  'asset_update_bitasset', 'asset_update_feed_producers', 'asset_issue', 'asset_reserve', 'asset_fund_fee_pool',
+  'asset_settle', 'asset_global_settle', 'asset_publish_feed', 'witness_create', 'witness_update', 'proposal_create',
+  'proposal_update', 'proposal_delete', 'withdraw_permission_create', 'withdraw_permission_update',
+  'withdraw_permission_claim', 'withdraw_permission_delete', 'committee_member_create', 'committee_member_update',
+  'committee_member_update_global_parameters', 'vesting_balance_create', 'vesting_balance_withdraw', 'worker_create',
+  'custom', 'assert', 'balance_claim', 'override_transfer', 'transfer_to_blind', 'blind_transfer',
+  'transfer_from_blind', 'asset_settle_cancel', 'asset_claim_fees', 'fba_distribute', 'bid_collateral',
+  'execute_bid', 'asset_claim_pool', 'asset_update_issuer', 'htlc_create', 'htlc_redeem', 'htlc_redeemed',
+  'htlc_extend', 'htlc_refund', 'custom_authority_create', 'custom_authority_update', 'custom_authority_delete',
+  'ticket_create', 'ticket_update', 'liquidity_pool_create', 'liquidity_pool_delete', 'liquidity_pool_deposit',
+  'liquidity_pool_withdraw', 'liquidity_pool_exchange', 'samet_fund_create', 'samet_fund_delete',
+  'samet_fund_update', 'samet_fund_borrow', 'samet_fund_repay', 'credit_offer_create', 'credit_offer_delete',
+  'credit_offer_update', 'credit_offer_accept', 'credit_deal_repay', 'credit_deal_expired', 'liquidity_pool_update',
+  'credit_deal_update', 'limit_order_update',
+];
 
 /** The operations this module can pack, by code. Other codes are refused, never guessed. */
 export const SUPPORTED_OPERATIONS: ReadonlyMap<number, string> = new Map([

@@ -1,13 +1,12 @@
 // A thread that signs transactions for `generate`, so that signing (secp256k1 in JavaScript, the
 // most expensive step) runs beside the chain writer instead of before it.
 import { parentPort } from 'node:worker_threads';
-import { signingDigest } from './serializer.js';
-import { signCompact } from './keys.js';
+import { transactionSignatures, type UnsignedTransactionJson } from './transaction-builder.js';
 
 export interface SignRequest {
   readonly id: number;
   readonly chainId: string;
-  readonly items: readonly { readonly trx: unknown; readonly key: Uint8Array }[];
+  readonly items: readonly { readonly trx: UnsignedTransactionJson; readonly key: Uint8Array }[];
 }
 
 export interface SignReply {
@@ -18,7 +17,7 @@ export interface SignReply {
 
 parentPort!.on('message', (req: SignRequest) => {
   try {
-    const signatures = req.items.map(({ trx, key }) => signCompact(signingDigest(req.chainId, trx), key));
+    const signatures = req.items.map(({ trx, key }) => transactionSignatures(req.chainId, trx, [key])[0]!);
     parentPort!.postMessage({ id: req.id, signatures } satisfies SignReply);
   } catch (err) {
     parentPort!.postMessage({ id: req.id, error: (err as Error).message } satisfies SignReply);

@@ -2,18 +2,21 @@
 // blocks): objects read once, changed in memory, written back once at the end, so that an account
 // touched by a thousand transfers in a block is parsed and serialised once, not a thousand times.
 //
-// Only the chain writer creates a ChainState, and only inside `store.root.transactionSync`.
+// Only the chain writer creates a ChainState over the store, and only inside
+// `store.root.transactionSync`; the producer's dry run creates one over an overlay (state-store.ts).
 
-import { type ChainStore, type ObjectKey, objectId } from './store.js';
-import type { ChangeSet } from './writer.js';
+import { type ObjectKey, objectId } from './store.js';
+import type { StateStore } from './state-store.js';
+import type { ChangeSet } from './types.js';
+import { objectIdParts } from './object-id.js';
 
 type Obj = Record<string, unknown>;
 
 const keyOf = (k: ObjectKey): string => `${k[0]}.${k[1]}.${k[2]}`;
 
 const accountOf = (v: unknown): number | undefined => {
-  const m = typeof v === 'string' ? /^1\.2\.(\d+)$/.exec(v) : null;
-  return m ? Number(m[1]) : undefined;
+  const p = objectIdParts(v);
+  return p && p.space === 1 && p.type === 2 ? p.instance : undefined;
 };
 
 /** Core's get_relevant_accounts (db_notify.cpp), for the object types this chain has. */
@@ -42,7 +45,7 @@ export class ChainState {
     this.relevant.set(id, accounts);
   }
 
-  constructor(readonly store: ChainStore) {}
+  constructor(readonly store: StateStore) {}
 
   /** The object, or undefined. The returned object may be changed; call `touch` afterwards. */
   find(key: ObjectKey): Obj | undefined {

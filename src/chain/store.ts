@@ -14,6 +14,8 @@
 //    balances of an account" is one prefix range and one balance is one lookup.
 //  - Blocks are kept by number as the JSON get_block serves; their ids and the transactions' ids
 //    (→ block number, position) are small side tables.
+//  - Each operation's type, block, position and time are a small side table too (operation_index),
+//    so history calls filter and search operations without parsing them.
 //  - Key and account references (who names this key or account in its authorities) are index-only
 //    sub-databases of [key or account, referencing account] → 1: one prefix range per lookup.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
@@ -24,6 +26,7 @@
 
 import { open, type Database, type RootDatabase } from 'lmdb';
 import path from 'node:path';
+import { objectIdParts } from './object-id.js';
 
 export type ObjectKey = [space: number, type: number, instance: number];
 
@@ -49,6 +52,11 @@ export interface ChainStore {
   readonly assetHolders: Database<number, [number, number]>;
   /** block number → [first 1.11.x instance, number of operations] of that block */
   readonly blockOperations: Database<[number, number], number>;
+  /**
+   * 1.11 instance → [op type, block_num, trx_in_block, block_time seconds]: what the history calls
+   * filter and search by, without parsing the operation (schema 2; built on opening an older store).
+   */
+  readonly operationIndex: Database<OperationIndexEntry, number>;
   /** asset symbol → 1.3.x instance */
   readonly assetSymbols: Database<number, string>;
   /** block number → served JSON bytes of the signed block (header, signature, transactions) */
@@ -66,7 +74,10 @@ export interface ChainStore {
   close(): Promise<void>;
 }
 
-export const SCHEMA_VERSION = '1';
+/** 2: the operation index (operationIndex). */
+export const SCHEMA_VERSION = '2';
+
+export type OperationIndexEntry = [opType: number, blockNum: number, trxInBlock: number, blockTime: number];
 
 /** Types in the object id space (reference §5.1) that the store keeps. */
 export const OBJ = {
@@ -109,10 +120,19 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const accountReferences = root.openDB<number, [number, number]>({ name: 'account_references', encoding: 'ordered-binary' });
   const assetHolders = root.openDB<number, [number, number]>({ name: 'asset_holders', encoding: 'ordered-binary' });
   const blockOperations = root.openDB<[number, number], number>({ name: 'block_operations', encoding: 'ordered-binary' });
+  const operationIndex = root.openDB<OperationIndexEntry, number>({ name: 'operation_index', encoding: 'ordered-binary' });
+  // A read-only handle cannot create what an older store lacks; the node upgrades the store
+  // (writer.ts, upgradeStore) before anything opens it read-only.
+  const schema = meta.get('schema');
+  if (opts.readOnly && schema !== undefined && schema !== SCHEMA_VERSION) {
+    void root.close();
+    throw new Error(`the chain store in ${dataDir} has schema ${schema}, and this version reads schema ${SCHEMA_VERSION}: open it once with graphene-rpc serve to upgrade it`);
+  }
   return {
     root,
     assetHolders,
     blockOperations,
+    operationIndex,
     keyReferences,
     accountReferences,
     objects,
@@ -130,16 +150,10 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   };
 }
 
-/** Parses "s.t.i" into a key; returns undefined for anything that is not three non-negative integers. */
+/** Parses "s.t.i" into a key; undefined for anything that is not a well-formed object id. */
 export function parseObjectId(id: string): ObjectKey | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,15})$/.exec(id);
-  if (!m) return undefined;
-  const space = Number(m[1]);
-  const type = Number(m[2]);
-  const instance = Number(m[3]);
-  // Graphene ids are 8-bit space, 8-bit type, 48-bit instance.
-  if (space > 255 || type > 255 || instance > 0xffffffffffff) return undefined;
-  return [space, type, instance];
+  const p = objectIdParts(id);
+  return p && [p.space, p.type, p.instance];
 }
 
 export const objectId = (k: readonly [number, number, number]): string => `${k[0]}.${k[1]}.${k[2]}`;

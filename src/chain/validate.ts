@@ -6,8 +6,8 @@
 
 import { RpcError, assertError } from '../errors.js';
 import type { ChainStore } from './store.js';
-import type { SignedTransactionJson } from './writer.js';
-import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, SUPPORTED_OPERATIONS } from './serializer.js';
+import type { SignedTransactionJson } from './types.js';
+import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, OPERATION_NAMES, SUPPORTED_OPERATIONS } from './serializer.js';
 import { signatureKeys, verifyAuthority, type AuthorityJson } from './authority.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 import { fcTime, parseFcTime } from './fc-json.js';
@@ -31,22 +31,27 @@ function readJson<T>(store: ChainStore, key: [number, number, number]): T | unde
 /** Checks one transaction against the committed chain; returns its id. `pendingIds` are already queued. */
 export function validateTransaction(store: ChainStore, trx: unknown, pendingIds: ReadonlySet<string>): { id: string; trx: SignedTransactionJson } {
   if (typeof trx !== 'object' || trx === null || Array.isArray(trx)) fail('trx.is_object(): a transaction is an object');
-  const t = trx as SignedTransactionJson;
-  if (!Array.isArray(t.operations) || t.operations.length === 0) fail('trx.operations.size() > 0: A transaction must have at least one operation');
-  for (const op of t.operations) {
-    if (!Array.isArray(op) || !SUPPORTED_OPERATIONS.has(op[0] as number)) {
+  const operations = (trx as { operations?: unknown }).operations;
+  for (const op of Array.isArray(operations) ? operations : []) {
+    const code = Array.isArray(op) ? Number(op[0]) : NaN;
+    if (!SUPPORTED_OPERATIONS.has(code)) {
       fail('is_supported(op): operation ${op} is not supported on this chain (supported: ${supported})', {
-        op: Array.isArray(op) ? op[0] : String(op),
+        op: Array.isArray(op) ? (OPERATION_NAMES[code] ? `${code} (${OPERATION_NAMES[code]})` : op[0]) : String(op),
         supported: [...SUPPORTED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
       });
     }
   }
-  // Packing checks every field's type and shape.
+  // from_variant as Core's API layer does it (missing members defaulted, unknown ones dropped, long
+  // integers exact), so that every check below and what is stored see Core's reading of the request.
+  // Decoding checks every field's type and shape; the binary form is the same as the client's.
+  let t: SignedTransactionJson;
   try {
+    t = canonicalSignedTransaction(trx) as unknown as SignedTransactionJson;
     packSignedTransaction(t);
   } catch (err) {
-    fail('fc::raw::pack(trx): the transaction is malformed: ${error}', { error: (err as Error).message });
+    return fail('fc::raw::pack(trx): the transaction is malformed: ${error}', { error: (err as Error).message });
   }
+  if (t.operations.length === 0) fail('trx.operations.size() > 0: A transaction must have at least one operation');
   if (!Array.isArray(t.signatures) || t.signatures.length === 0) fail('trx.signatures.size() > 0: the transaction is not signed');
 
   // Graphene accepts only canonical compact signatures (fc's is_canonical), so that a signature
@@ -104,5 +109,5 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
   }
   // Stored and served as Core would write it back, whatever the client's spelling (amounts as
   // strings, unsorted sets…); the binary form, and so the id and signatures, are the same.
-  return { id, trx: canonicalSignedTransaction(t) as unknown as SignedTransactionJson };
+  return { id, trx: t };
 }

@@ -1,11 +1,13 @@
 // The chain writer: the only code that changes chain state. Every change it makes (today: the
 // genesis state; later: each block) is one LMDB write transaction, so readers see all of it or none.
 
-import { type ChainStore, SCHEMA_VERSION } from './store.js';
+import { type ChainStore, SCHEMA_VERSION, openChainStore } from './store.js';
+import { MAX_INSTANCE, objectIdParts } from './object-id.js';
 import type { Genesis } from './genesis.js';
 import { fcTime, parseFcTime, u64 } from './fc-json.js';
 import { ChainState } from './state.js';
-import { evaluate, adjustBalance, indexAccountReferences, type OperationJson } from './evaluators.js';
+import { evaluate, adjustBalance, indexAccountReferences } from './evaluators.js';
+import type { ChangeSet, OperationJson, SignedTransactionJson } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
 import { signCompact } from './keys.js';
 import {
@@ -22,20 +24,8 @@ import {
   type AccountInit,
 } from './objects.js';
 
-/** What one applied change did, for the change feed (notices build on it). */
-export interface ChangeSet {
-  created: string[];
-  changed: string[];
-  removed: string[];
-  /** the served JSON of every created and changed object, by id */
-  json: Map<string, string>;
-  /**
-   * Accounts each batch concerns (Core's get_relevant_accounts over the batch's objects): the
-   * notices of a block go to every session subscribed to one of them.
-   */
-  createdAccounts: Set<number>;
-  changedAccounts: Set<number>;
-}
+// The shapes are defined in types.ts; re-exported for the modules that name them from here.
+export type { ChangeSet, SignedTransactionJson } from './types.js';
 
 /** BitShares' special accounts 1.2.0–1.2.5, as db_init.cpp creates them. */
 function specialAccounts(): AccountInit[] {
@@ -60,6 +50,7 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
     if (existing !== chainId) {
       throw new Error(`the data directory holds chain ${existing}, but the genesis file gives chain ${chainId}; use another --data-dir or the genesis it was made from`);
     }
+    upgradeStore(store);
     return { chainId: existing, created: false };
   }
   const genesisTime = fcTime(parseFcTime(genesis.initial_timestamp));
@@ -100,12 +91,12 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
     const ctx = { state, blockNum: 0, blockTime: parseFcTime(genesis.initial_timestamp) };
     for (const b of genesis.initial_balances) adjustBalance(ctx, store.accountNames.get(b.owner)!, 0, BigInt(b.amount));
     const witnesses = genesis.initial_witness_candidates.map((w) =>
-      state.create(1, 6, (id) => ({
+      state.create(1, 6, (id, instance) => ({
         id,
         witness_account: `1.2.${store.accountNames.get(w.owner_name)}`,
         last_aslot: 0,
         signing_key: w.block_signing_key,
-        vote_id: `1:${id.split('.')[2]}`,
+        vote_id: `1:${instance}`,
         total_votes: 0,
         url: '',
         total_missed: 0,
@@ -133,14 +124,63 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
   return { chainId, created: true };
 }
 
-/** A transaction as clients send it (signed_transaction JSON). */
-export interface SignedTransactionJson {
-  ref_block_num: number;
-  ref_block_prefix: number;
-  expiration: string;
-  operations: OperationJson[];
-  extensions: unknown[];
-  signatures: string[];
+/**
+ * The block interval the global properties (2.0.0) report for a producer running at `seconds`
+ * (--block-interval). Clients wait "one block interval" and date blocks by it, so it must be the
+ * interval blocks are actually produced at, whatever the store was created with.
+ *
+ * On demand (0) reports 1, GRAPHENE_MIN_BLOCK_INTERVAL: Core refuses a block_interval of 0
+ * (chain_parameters::validate) and clients divide by it, and blocks produced on demand are dated at
+ * least one second apart (producer.ts), so `head_block_time + 1` is the earliest next block, which is
+ * what a Core client computes from it. The field is a uint8_t: longer intervals report 255.
+ */
+export function reportedBlockInterval(seconds: number): number {
+  return seconds === 0 ? 1 : Math.min(seconds, 255);
+}
+
+/** Writes the reported block interval into the global properties when it differs; true when it did. */
+export function setBlockInterval(store: ChainStore, seconds: number): boolean {
+  const interval = reportedBlockInterval(seconds);
+  return store.root.transactionSync(() => {
+    const state = new ChainState(store);
+    const parameters = state.get([2, 0, 0]).parameters as Record<string, unknown>;
+    if (parameters.block_interval === interval) return false;
+    parameters.block_interval = interval;
+    state.touch([2, 0, 0]);
+    state.flush();
+    return true;
+  });
+}
+
+/**
+ * Brings a store made by an older version up to SCHEMA_VERSION, in one write transaction (so a crash
+ * leaves it as it was); returns whether it changed anything. Only the writable side can do this: the
+ * node calls it (through initChain) before its workers open the store read-only.
+ *
+ * Schema 1 → 2: the operation index, built from the stored 1.11.x objects in one pass.
+ */
+export function upgradeStore(store: ChainStore): boolean {
+  const schema = store.meta.get('schema') ?? '1';
+  if (schema === SCHEMA_VERSION) return false;
+  if (schema !== '1') throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  store.root.transactionSync(() => {
+    for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
+      const o = JSON.parse(value.toString('utf8')) as { op: [number, unknown]; block_num: number; trx_in_block: number; block_time: string };
+      store.operationIndex.putSync(key[2], [o.op[0], o.block_num, o.trx_in_block, parseFcTime(o.block_time)]);
+    }
+    store.meta.putSync('schema', SCHEMA_VERSION);
+  });
+  return true;
+}
+
+/** upgradeStore for a data directory that no node has open (the benchmarks' chains). */
+export async function upgradeDataDir(dataDir: string): Promise<boolean> {
+  const store = openChainStore(dataDir);
+  try {
+    return upgradeStore(store);
+  } finally {
+    await store.close();
+  }
 }
 
 export interface BlockInput {
@@ -154,15 +194,18 @@ export interface AppliedBlock {
   readonly blockId: string;
   readonly timestamp: string;
   readonly transactionIds: readonly string[];
+  /** the transactions as the block holds them (with operation_results), in order */
+  readonly transactions: readonly Record<string, unknown>[];
   readonly changes: ChangeSet;
   /** account instances whose objects or history changed */
   readonly impactedAccounts: readonly number[];
 }
 
-/** Records one applied operation: its 1.11.x object and each concerned account's history. */
+/** Records one applied operation: its 1.11.x object, its index entry and each concerned account's history. */
 function recordOperation(
+  store: ChainStore,
   state: ChainState,
-  o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; blockTime: string; accounts: readonly number[] },
+  o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; blockTime: string; blockSeconds: number; accounts: readonly number[] },
 ): void {
   const { instance } = state.create(1, 11, (id) => ({
     id,
@@ -175,6 +218,7 @@ function recordOperation(
     is_virtual: false,
     block_time: o.blockTime,
   }));
+  store.operationIndex.putSync(instance, [o.op[0], o.blockNum, o.trxInBlock, o.blockSeconds]);
   // Core's history plugin visits the impacted accounts in ascending id order (a flat_set).
   state.noteRelevantAccounts(`1.11.${instance}`, o.accounts);
   for (const account of [...new Set(o.accounts)].sort((a, b) => a - b)) {
@@ -183,8 +227,8 @@ function recordOperation(
     stats.total_ops = u64(seq);
     stats.most_recent_op = `2.9.${state.nextInstance(2, 9)}`;
     state.touch([2, 6, account]);
-    state.store.accountHistory.putSync([account, instance], seq);
-    state.store.accountSequence.putSync([account, seq], instance);
+    store.accountHistory.putSync([account, instance], seq);
+    store.accountSequence.putSync([account, seq], instance);
     state.impactedAccounts.add(account);
   }
 }
@@ -210,7 +254,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
       trx.operations.forEach((op, opInTrx) => {
         const { result, impacted } = evaluate(ctx, op);
         results.push(result);
-        recordOperation(state, { op, result, blockNum, trxInBlock, opInTrx, blockTime, accounts: impacted });
+        recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, blockTime, blockSeconds: input.timestamp, accounts: impacted });
         opCount++;
       });
       const id = transactionId(trx);
@@ -247,12 +291,13 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     // so that clients that read LIB + 1 (python-bitshares) find it.
     dgp.last_irreversible_block_num = Math.max(0, blockNum - 1);
     state.touch([2, 1, 0]);
-    const witness = state.get([1, 6, Number(String(dgp.current_witness).split('.')[2])]);
+    const witnessKey: [number, number, number] = [1, 6, objectIdParts(dgp.current_witness)!.instance];
+    const witness = state.get(witnessKey);
     witness.last_aslot = dgp.current_aslot;
     witness.last_confirmed_block_num = blockNum;
-    state.touch([1, 6, Number(String(dgp.current_witness).split('.')[2])]);
+    state.touch(witnessKey);
 
     const changes = state.flush();
-    return { blockNum, blockId: id, timestamp: blockTime, transactionIds, changes, impactedAccounts: [...state.impactedAccounts] };
+    return { blockNum, blockId: id, timestamp: blockTime, transactionIds, transactions: processed, changes, impactedAccounts: [...state.impactedAccounts] };
   });
 }

@@ -1,21 +1,36 @@
 // The worker pool: piscina threads running workers/entry.ts against the chain store. The front end
-// sends msgpackr bytes (transferred) and gets back finished reply bytes (transferred) or plain error data.
-//
-// Calls are batched: every call that arrives in one event-loop turn (uWS delivers a socket's whole
-// read in one go) is sent in one task, split over the workers, so that the cost of crossing threads
-// is paid per batch. An idle node sends batches of one, with no added wait: the batch leaves at the
-// end of the turn (setImmediate).
+// sends a task of calls as msgpackr bytes (transferred) and gets back finished reply bytes
+// (transferred) or plain error data, one answer per call. Which calls travel together, and when,
+// is the scheduler's choice (scheduler.ts): the cost of crossing threads is paid per task.
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import { encode } from '../protocol/codec.js';
 import type { PoolAnswer, PoolTask, WorkerInit } from '../protocol/thread-messages.js';
-import { RPC, protocolError } from '../errors.js';
+import { RPC, limitError, protocolError } from '../errors.js';
+
+/**
+ * Most calls in one task. The scheduler spreads waiting calls over the free task slots, but a very
+ * busy moment is cut into tasks of at most this many, so one task's replies do not wait behind a
+ * long tail of calls and a worker that finishes early can take the next task.
+ */
+export const MAX_CALLS_PER_TASK = 64;
+
+/**
+ * How long close() lets a worker finish its task before terminating it, in ms. A worker must not be
+ * terminated inside LMDB's native code without need, but shutdown must not hang on one stuck call.
+ */
+export const WORKER_CLOSE_TIMEOUT_MS = 5000;
 
 export interface CallPool {
-  /** Runs one call; resolves to the reply bytes or to an error. Never rejects. */
-  run(task: PoolTask): Promise<PoolAnswer>;
-  /** Calls in the pool (batched, queued or running). */
-  readonly queued: number;
+  /**
+   * Runs one task (calls in order, on one worker); resolves to their answers. Never rejects. When
+   * `signal` aborts before the task is done, its worker thread is terminated and replaced, and its
+   * calls are answered as over their time budget.
+   */
+  runTask(tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]>;
+  /** worker threads */
+  readonly workers: number;
   /** Tells the workers that the store changed (after a block): their next reads see it. */
   storeChanged(): void;
   /** Resolves once every worker has loaded and opened the store. */
@@ -26,71 +41,55 @@ export interface CallPool {
 /** Named by URL, not imported: the front end never loads worker code. */
 const WORKER_ENTRY = new URL('../../workers/entry.js', import.meta.url).href;
 
-export function openPool(config: Config, opts: { maxQueue: number }): CallPool {
+export interface PoolOptions {
+  /** the worker entry, by URL (tests give one of their own) */
+  readonly workerFile?: string;
+  /** ms; default WORKER_CLOSE_TIMEOUT_MS */
+  readonly closeTimeoutMs?: number;
+}
+
+export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): CallPool {
   const ready = new SharedArrayBuffer(4);
   const readyCount = new Int32Array(ready);
   const storeVersion = new SharedArrayBuffer(4);
   const version = new Int32Array(storeVersion);
   const init: WorkerInit = { config, ready, storeVersion };
   const piscina = new Piscina({
-    filename: WORKER_ENTRY,
+    filename: opts.workerFile ?? WORKER_ENTRY,
     minThreads: config.workers,
     maxThreads: config.workers,
     // Workers hold an open LMDB environment; keep them for the life of the node.
     idleTimeout: Number.POSITIVE_INFINITY,
-    // Limits count calls, not batches: see `inPool` below.
+    // Calls wait in the fair scheduler (scheduler.ts), which keeps at most two tasks per worker here.
     maxQueue: Number.POSITIVE_INFINITY,
     workerData: init,
-    closeTimeout: 5000,
+    closeTimeout: opts.closeTimeoutMs ?? WORKER_CLOSE_TIMEOUT_MS,
   });
-  // A worker that dies is replaced by piscina; its task rejects and the caller gets -32603.
-  piscina.on('error', () => {});
-  const maxBatch = 64;
-  let inPool = 0;
-  let pending: { task: PoolTask; resolve: (a: PoolAnswer) => void }[] = [];
-  let scheduled = false;
-
-  const send = (items: typeof pending) => {
-    const bytes = encode(items.map((i) => i.task));
-    piscina.run(Piscina.move(bytes)).then(
-      (answers: PoolAnswer[]) => items.forEach((it, i) => it.resolve(answers[i] ?? { error: protocolError(RPC.INTERNAL) })),
-      () => items.forEach((it) => it.resolve({ error: protocolError(RPC.INTERNAL) })),
-    );
-  };
-
-  const flush = () => {
-    scheduled = false;
-    const items = pending;
-    pending = [];
-    if (items.length === 0) return;
-    // Spread the turn's calls over the workers, in batches of at most maxBatch.
-    const size = Math.min(maxBatch, Math.max(1, Math.ceil(items.length / config.workers)));
-    for (let i = 0; i < items.length; i += size) send(items.slice(i, i + size));
-  };
-
+  // A worker that dies is replaced by piscina; its task rejects (below) and its callers get -32603.
+  piscina.on('error', (err: unknown) => log.error({ err }, 'worker thread failed; piscina replaces it'));
   return {
-    run(task) {
-      if (inPool >= opts.maxQueue) return Promise.resolve({ error: protocolError(RPC.SERVER_BUSY) });
-      inPool++;
-      return new Promise<PoolAnswer>((resolve) => {
-        pending.push({
-          task,
-          resolve: (a) => {
-            inPool--;
-            resolve(a);
-          },
-        });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
-      });
+    workers: config.workers,
+    runTask(tasks, signal) {
+      const bytes = encode(tasks);
+      return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
+        (answers: PoolAnswer[]) => {
+          if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
+          return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
+        },
+        (err: unknown) => {
+          const calls = tasks.map((t) => `${t.set}.${t.method}`);
+          if (signal?.aborted) {
+            // piscina has terminated the worker running it and starts a new one: capacity comes back.
+            log.warn({ calls }, 'a task ran past its hard time bound; its worker thread was replaced');
+            return tasks.map((t) => ({ error: limitError(RPC.BUDGET_EXCEEDED, `${t.budgetMs ?? config.callBudgetMs} ms: --call-budget-ms`) }));
+          }
+          log.error({ err, calls }, 'worker task failed; its calls get -32603');
+          return tasks.map(() => ({ error: protocolError(RPC.INTERNAL) }));
+        },
+      );
     },
     storeChanged() {
       Atomics.add(version, 0, 1);
-    },
-    get queued() {
-      return inPool;
     },
     // Terminating a worker while it is still inside LMDB's native open aborts the whole process, so
     // the node does not serve (and tests do not close it) before every worker is up.

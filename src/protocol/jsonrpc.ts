@@ -2,7 +2,7 @@
 // text in, a request or a finished error reply out; reply prefixes for results built elsewhere.
 
 import { RPC, fcError, FC, protocolError, type WireError } from '../errors.js';
-import { echoNumber } from '../chain/fc-json.js';
+import { echoNumber } from './fc-numbers.js';
 
 export type RequestId = string | number | null;
 
@@ -42,13 +42,17 @@ export function nestingDepth(v: unknown): number {
   return max;
 }
 
+const parseError = (detail: string): Inbound => {
+  const e = fcError(FC.parse, 'Invalid JSON: ${detail}', { detail }, { method: 'from_string' });
+  return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data: e.data! } };
+};
+
 export function parseInbound(text: string, maxDepth: number): Inbound {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = LONG_DIGIT_RUN.test(text) ? parseLossless(text) : JSON.parse(text);
   } catch (err) {
-    const e = fcError(FC.parse, 'Invalid JSON: ${detail}', { detail: (err as Error).message }, { method: 'from_string' });
-    return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data: e.data! } };
+    return parseError((err as Error).message);
   }
   // A value this deep needs at least two characters per level, so short texts skip the walk.
   if (text.length > maxDepth * 2 && nestingDepth(v) > maxDepth) return { kind: 'invalid', error: protocolError(RPC.TOO_DEEP) };
@@ -83,6 +87,67 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
     return { kind: 'ignore' };
   }
   return { kind: 'invalid', error: protocolError(RPC.MISSING_METHOD) };
+}
+
+// Lossless integers. fc's parser keeps every integer literal exactly, as a uint64 (digits) or an
+// int64 (leading '-') variant (reference §5.4); JSON.parse rounds those beyond 2^53, and python-bitshares
+// sends memo nonces (random uint64s) as bare numbers. An integer that is not a safe JS number is
+// therefore yielded as its decimal string: every converter already reads decimal strings exactly
+// (params.ts, serializer.ts), strings cross msgpackr to the workers and JSON.stringify unchanged, and
+// fc itself converts a string to an int64/uint64 argument with the same digits. Literals beyond the
+// 64-bit ranges fail in fc's parser (to_uint64 / to_int64), so they fail here too.
+//
+// Only a text with a run of 16 or more digits can hold such a literal (2^53 has 16 digits), so the
+// common request is one regex test away from plain JSON.parse. The rare rest goes through a pre-pass
+// that quotes the unsafe literals and leaves everything else, strings included, byte for byte as it
+// was, so JSON.parse still does all the validation. Hand-written rather than a library: it is a
+// dozen lines on top of the native parser, keeps its speed, its error texts and its handling of
+// duplicate keys and `__proto__`, and adds no dependency.
+
+const LONG_DIGIT_RUN = /\d{16}/;
+const UINT64_MAX = (1n << 64n) - 1n;
+const INT64_MIN = -(1n << 63n);
+
+function parseLossless(text: string): unknown {
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1;
+      continue;
+    }
+    const negative = c === 0x2d; /* - */
+    if (!negative && !(c >= 0x30 && c <= 0x39)) continue;
+    let end = i + 1;
+    while (end < text.length && text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end++;
+    const literal = text.slice(i, end);
+    const next = text[end];
+    const digits = negative ? literal.slice(1) : literal;
+    // Fractions and exponents are doubles in fc too; a leading zero is invalid JSON and left for JSON.parse to refuse.
+    const integer = digits.length > 0 && (digits.length === 1 || digits[0] !== '0') && next !== '.' && next !== 'e' && next !== 'E';
+    if (!integer) {
+      // Skip the rest of the number (1.5e+300), whose digits are not integer literals of their own.
+      while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end++;
+    } else if (digits.length >= 16 && !Number.isSafeInteger(Number(literal))) {
+      const n = BigInt(literal);
+      if (n > UINT64_MAX) throw new Error(`${literal} => uint64_t: the integer does not fit in 64 bits`);
+      if (n < INT64_MIN) throw new Error(`${literal} => int64_t: the integer does not fit in 64 bits`);
+      out += `${text.slice(copied, i)}"${literal}"`;
+      copied = end;
+    }
+    i = end - 1;
+  }
+  if (copied === 0) return JSON.parse(text);
+  try {
+    return JSON.parse(out + text.slice(copied));
+  } catch (err) {
+    // Report the error against the client's own text, positions included. Quoting a valid number
+    // cannot make valid JSON invalid, so the original text fails too.
+    JSON.parse(text);
+    throw err;
+  }
 }
 
 // fc's legacy parser types a number by its text (reference §5.4): digits alone are a uint64, a

@@ -8,10 +8,17 @@ export interface PoolTask {
   readonly set: string;
   readonly method: string;
   readonly params: unknown[];
-  /** the reply's text up to and including `"result":`; the worker appends the result and `}` */
-  readonly head: string;
+  /**
+   * the reply's text up to and including `"result":`; the worker appends the result and `}`. Left
+   * out, the worker answers the result's JSON alone (the front end's own lookups).
+   */
+  readonly head?: string;
   /** whether the caller's session subscribes to the objects this call returns */
   readonly subscribe?: boolean;
+  /** Date.now() past which the call stops (its budget counts from its arrival); none for the front end's own lookups */
+  readonly deadline?: number;
+  /** the budget behind `deadline`, in ms, for the error message */
+  readonly budgetMs?: number;
 }
 
 /** What a subscribing call asks the front end to watch for its session. */

@@ -1,40 +1,20 @@
-// A session: one WebSocket connection, or one HTTP request. It owns the login state, the allowed
-// API sets and the table of API set IDs (reference §1.2-1.3), and it answers a connection's requests
-// in the order they arrived (bitsharesjs-ws breaks on out-of-order replies; clients.md §1.3).
-// No uWS types here: the transport hands in text and receives reply bodies through `sink`.
-
-import type { Config } from '../config.js';
-import type { AccessPolicy } from '../access.js';
-import { authenticate } from '../access.js';
-import type { CallPool } from '../pool/pool.js';
-import type { ApiSetSpec } from '../api/types.js';
+// A session: the state of one WebSocket connection, or of one HTTP request, and nothing else. It
+// holds the login state (the API sets it may use), the table of API set IDs (reference §1.2-1.3),
+// the connection's subscriptions, and the order of its replies: a connection's replies leave in the
+// order its requests arrived (bitsharesjs-ws breaks on out-of-order replies; clients.md §1.3).
+//
+// It does not run calls, reach the pool or the producer, or know the transport's types: the call
+// pipeline hands it each call's future reply, and the transport receives finished replies through `sink`.
 import type { Logger } from '../log.js';
-import { RPC, httpStatusFor, protocolError, type WireError } from '../errors.js';
-import { invalidReply, parseInbound } from '../protocol/jsonrpc.js';
-import { dispatch, type LocalHandler } from '../dispatch/dispatcher.js';
-import type { BlockProducer } from '../chain/producer.js';
-import type { Confirmations, Waiter } from './confirmations.js';
-import { u64 } from '../chain/fc-json.js';
-import { SessionSubscriptions, type SubscriptionHub } from './subscriptions.js';
+import type { UserLimits } from '../access.js';
+import { SessionSubscriptions } from '../subscriptions/hub.js';
+import { RPC, protocolError } from '../errors.js';
+import { invalidReply } from '../protocol/jsonrpc.js';
 
 /** A finished reply, or null when the request wants none (a notification). */
 export type Reply = { readonly body: string | Uint8Array; readonly status: number } | null;
 
-export interface SessionDeps {
-  readonly config: Config;
-  readonly policy: AccessPolicy;
-  readonly pool: CallPool;
-  /** API sets (other than login) by getter name */
-  readonly poolSets: ReadonlyMap<string, ApiSetSpec>;
-  /** front-end handlers of those sets, by set name; methods without one run in the pool */
-  readonly localHandlers: ReadonlyMap<string, Readonly<Record<string, LocalHandler>>>;
-  readonly producer: BlockProducer;
-  readonly confirmations: Confirmations;
-  readonly subscriptions: SubscriptionHub;
-  readonly log: Logger;
-}
-
-export type Credentials = { readonly user: string; readonly password: string } | 'malformed' | undefined;
+export type Transport = 'ws' | 'http';
 
 interface Slot {
   reply: Reply | undefined;
@@ -42,39 +22,73 @@ interface Slot {
 
 let nextConnId = 1;
 
+const NO_LIMITS: UserLimits = Object.freeze({});
+
 export class Session {
   readonly connId = nextConnId++;
-  readonly log: Logger;
+  private childLog: Logger | undefined;
   /** API set access names this session may use (sorted, like Core's flat_set) */
   allowed: readonly string[] = [];
+  /** the access entry the session logged in under ('*' or a listed name), and its limits; none before a login succeeds */
+  entry: string | undefined;
+  limits: UserLimits = NO_LIMITS;
   /** API set ID → set name ("database", "login", "dummy", "history", …) */
   readonly apis: string[] = [];
   /** set name → its ID on this connection, for sets a getter has handed out */
   readonly getterIds = new Map<string, number>();
-  private readonly queue: Slot[] = [];
-  private closed = false;
-  private readonly waiters = new Set<Waiter>();
   /** database_api subscription state of this connection */
   readonly subs = new SessionSubscriptions();
+  private readonly queue: Slot[] = [];
+  private closed = false;
+  // Made on first use: most HTTP sessions (one request each) never close with anything to clean.
+  private cleanups: Set<() => void> | undefined;
 
   constructor(
-    readonly deps: SessionDeps,
-    readonly transport: 'ws' | 'http',
-    credentials: Credentials,
+    readonly transport: Transport,
+    /** the client's address (after --trusted-proxies) */
+    readonly address: string,
+    private readonly loginVariant: 'current' | 'legacy',
+    private readonly parentLog: Logger,
     private readonly sink: (reply: Reply) => void,
-  ) {
-    this.log = deps.log.child({ conn: this.connId });
-    // Automatic login at connect (application.cpp new_connection): Basic credentials, else ("", "").
-    // A malformed Authorization header counts as a failed login: the session gets no API sets.
-    if (credentials === 'malformed') this.allowed = [];
-    else this.allowed = authenticate(deps.policy, credentials?.user ?? '', credentials?.password ?? '') ?? [];
+  ) {}
+
+  /** This connection's logger (binding `conn`), made when first used: a pino child per HTTP request would cost more than its call. */
+  get log(): Logger {
+    return (this.childLog ??= this.parentLog.child({ conn: this.connId }));
+  }
+
+  /**
+   * Starts the session with what the automatic login at connect granted (Basic credentials, else
+   * the wildcard user), before any request of it runs.
+   */
+  begin(allowed: readonly string[]): void {
+    this.allowed = allowed;
     // ID 0: the database API if this session may use it, otherwise the dummy set. ID 1: login.
-    if (this.allowed.includes('database_api')) this.register('database');
+    if (allowed.includes('database_api')) this.register('database');
     else this.apis.push('dummy');
     this.apis.push('login');
     // In the legacy variant the automatic login ran after ID 0 was registered and re-created every
     // allowed API object, so asking for `database` afterwards yields a new ID (reference §1.4).
-    if (deps.config.loginApiVariant === 'legacy') this.getterIds.clear();
+    if (this.loginVariant === 'legacy') this.getterIds.clear();
+  }
+
+  /**
+   * A login in progress: the connection's later requests wait for it, as they would behind Core's
+   * synchronous login, so that a client may send `login` and then its getters without waiting.
+   */
+  held: Promise<unknown> | undefined;
+
+  /** Holds the connection's later requests until `p` settles; returns `p`. */
+  holding<T>(p: Promise<T>): Promise<T> {
+    const done = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.held = done;
+    void done.then(() => {
+      if (this.held === done) this.held = undefined;
+    });
+    return p;
   }
 
   /** Registers a set under the next free ID (or returns the ID it already has). */
@@ -87,12 +101,6 @@ export class Session {
     return id;
   }
 
-  login(user: string, password: string): boolean {
-    const allowed = authenticate(this.deps.policy, user, password);
-    this.allowed = allowed ?? [];
-    return allowed !== undefined;
-  }
-
   get isClosed(): boolean {
     return this.closed;
   }
@@ -103,35 +111,26 @@ export class Session {
   }
 
   /**
-   * One inbound message. Replies reach `sink` in arrival order. The transport has already refused
-   * messages above --max-request-bytes (it knows their byte length without re-encoding them).
+   * Takes the place of the next reply. The slot is taken now, when the request arrives, so the reply
+   * leaves after every earlier one whatever finishes first.
    */
-  receive(text: string): void {
+  enqueue(result: Reply | Promise<Reply>): void {
     if (this.closed) return;
-    const { config } = this.deps;
-    const inbound = parseInbound(text, config.maxJsonDepth);
-    if (inbound.kind === 'ignore') return this.enqueue(Promise.resolve(null));
-    if (inbound.kind === 'invalid') return this.answerNow(inbound.error);
-    if (this.queue.length >= config.maxPendingCallsPerConnection) return this.answerNow(protocolError(RPC.SERVER_BUSY));
-    this.enqueue(dispatch(this, inbound.request));
-  }
-
-  /** A protocol-level error reply (id null), kept in order with the replies before it. */
-  answerNow(error: WireError): void {
-    this.enqueue(Promise.resolve({ body: invalidReply(error), status: httpStatusFor(error) }));
-  }
-
-  private enqueue(result: Promise<Reply>): void {
     const slot: Slot = { reply: undefined };
     this.queue.push(slot);
+    if (!(result instanceof Promise)) {
+      slot.reply = result;
+      return this.flush();
+    }
     result.then(
       (reply) => {
         slot.reply = reply;
         this.flush();
       },
       (err: unknown) => {
-        // dispatch() never rejects by design; if it does, answer -32603 and log the cause.
-        this.log.error({ err }, 'dispatch failed');
+        // The pipeline answers every call itself; a rejection here is a bug, so it is logged and
+        // answered, or every later reply of this connection would wait forever.
+        this.log.error({ err }, 'a call ended without a reply');
         slot.reply = { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 };
         this.flush();
       },
@@ -145,36 +144,34 @@ export class Session {
     }
   }
 
-  /**
-   * Sends `{"method":"notice","params":[cb,[payload]]}`. It takes its place in the reply queue, so a
-   * notice never overtakes the reply to the call that registered its callback.
-   */
-  notice(callbackId: bigint, payloadJson: string): void {
-    this.sendNotice(`{"method":"notice","params":[${JSON.stringify(u64(callbackId))},[${payloadJson}]]}`);
-  }
-
-  /** A finished notice text, in reply order. */
+  /** A finished notice text, in reply order: it never overtakes the reply to the call that asked for it. */
   sendNotice(text: string): void {
-    if (this.closed) return;
-    this.enqueue(Promise.resolve({ body: text, status: 200 }));
+    this.enqueue({ body: text, status: 200 });
   }
 
-  /** Wraps a confirmation waiter so that it does nothing once the session is closed, and is forgotten then. */
-  confirmationWaiter(fn: Waiter): Waiter {
-    const w: Waiter = (c) => {
-      this.waiters.delete(w);
-      if (!this.closed) fn(c);
-    };
-    this.waiters.add(w);
-    return w;
+  /** Runs `fn` when the session closes (forgetting its subscriptions, its waiters…); returns a way to cancel that. */
+  onClose(fn: () => void): () => void {
+    if (this.closed) {
+      fn();
+      return () => {};
+    }
+    const cleanups = (this.cleanups ??= new Set());
+    cleanups.add(fn);
+    return () => cleanups.delete(fn);
   }
 
-  /** Marks the session dead first, so that late pool replies are dropped. */
+  /** Marks the session dead first, so that late replies are dropped, then runs the cleanups. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.queue.length = 0;
-    for (const w of this.waiters) this.deps.confirmations.drop(w);
-    this.waiters.clear();
-    this.deps.subscriptions.forget(this);
+    for (const fn of this.cleanups ?? []) {
+      try {
+        fn();
+      } catch (err) {
+        this.log.error({ err }, 'cleanup after close failed');
+      }
+    }
+    this.cleanups = undefined;
   }
 }

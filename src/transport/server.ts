@@ -1,32 +1,41 @@
 // The transport: uWebSockets.js on one port for HTTP and WebSocket. It turns bodies and frames into
-// text, hands them to a session, and writes what the session answers. It knows nothing about API sets.
+// text, hands them to a connection (src/pipeline/connection.ts), and writes what it answers. It
+// knows nothing about API sets or sessions.
 //
 // uWS rules this file follows (uWebSockets.js docs/index.d.ts):
 //  - MUST copy data out of `req` and out of message/body ArrayBuffers before any await or return;
 //  - MUST attach onAborted to a response that is not answered at once, and never touch it after;
 //  - MUST cork every write that happens outside the immediate callback;
-//  - a WebSocket is unusable after `close`: mark the session closed first and drop late replies.
+//  - a WebSocket is unusable after `close`: mark the connection closed first and drop late replies.
 
+import net from 'node:net';
 import uWS from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
 import { RPC, httpStatusFor, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
-import type { Credentials, Reply, Session } from '../session/session.js';
-
-export type SessionFactory = (transport: 'ws' | 'http', credentials: Credentials, sink: (reply: Reply) => void) => Session;
+import type { Connection, ConnectionFactory, Credentials } from '../pipeline/connection.js';
+import { connectionLimits } from './connection-limits.js';
+import type { BufferedBytes } from './buffered-bytes.js';
+import type { Probes } from '../readiness.js';
 
 export interface RpcServer {
   readonly port: number;
   /** Open WebSocket sessions. */
   readonly connections: number;
-  close(): void;
+  /**
+   * Stops accepting, lets the calls in flight be answered for up to `drainMs`, then closes every
+   * WebSocket with 1001 (their later replies are dropped). Resolves with the calls still unanswered.
+   */
+  close(drainMs?: number): Promise<number>;
 }
 
 interface WsData {
   credentials: Credentials;
-  session?: Session;
+  /** the client address its place in the connection limits is counted under */
+  address: string;
+  conn?: Connection;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -50,10 +59,45 @@ function credentialsFrom(header: string): Credentials {
 
 const decoder = new TextDecoder();
 
-export function startServer(config: Config, log: Logger, newSession: SessionFactory): Promise<RpcServer> {
+/**
+ * Refuses a port another process listens on. uWebSockets.js listens with SO_REUSEPORT, so a second
+ * node would otherwise share the port and clients would alternate between two chains; a plain
+ * exclusive listen on it first tells. (Port 0 picks a free port: nothing to check.)
+ */
+function portFree(host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === 'EADDRINUSE' ? `cannot listen on ${host}:${port}: the port is in use by another process` : `cannot listen on ${host}:${port}: ${err.message}`)),
+    );
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/** ms between two looks at the calls still in flight while draining on shutdown. */
+const DRAIN_POLL_MS = 10;
+
+/** Replies up to this size are handed to uWS whole (see `write`). */
+const SMALL_REPLY_BYTES = 48 * 1024;
+
+export function startServer(config: Config, log: Logger, newConnection: ConnectionFactory, buffered: BufferedBytes, probes: Probes): Promise<RpcServer> {
   const app = uWS.App();
   const sockets = new Set<uWS.WebSocket<WsData>>();
   const maxBody = config.maxRequestBytes;
+  const limits = connectionLimits(config);
+  /** Counts what a WebSocket holds queued, and closes it when the node is over budget and it over its share. */
+  const holding = (ws: uWS.WebSocket<WsData>) => {
+    buffered.set(ws, ws.getBufferedAmount());
+    if (buffered.overShare(ws)) {
+      const data = ws.getUserData();
+      data.conn?.log.warn({ held: ws.getBufferedAmount() }, 'client does not read and the node is over --max-buffered-bytes; closing');
+      data.conn?.close();
+      ws.end(1013, 'node over its memory budget: read your replies');
+    }
+  };
+  const addressOf = (res: uWS.HttpResponse, req: uWS.HttpRequest): string =>
+    limits.clientAddress(decoder.decode(res.getRemoteAddressAsText()), req.getHeader('x-forwarded-for'));
 
   app.ws<WsData>('/*', {
     compression: uWS.DISABLED,
@@ -66,67 +110,149 @@ export function startServer(config: Config, log: Logger, newSession: SessionFact
     // A client that does not read is disconnected rather than allowed to grow our memory.
     closeOnBackpressureLimit: 1,
     upgrade(res, req, context) {
+      const address = addressOf(res, req);
+      const refused = limits.open(address);
+      if (refused) {
+        // Refused before the upgrade: a plain HTTP 503 with the JSON-RPC error, and the socket closed.
+        res.cork(() => {
+          res.writeStatus(STATUS_TEXT[503]!).writeHeader('Content-Type', 'application/json').end(invalidReply(refused), true);
+        });
+        return;
+      }
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
       const credentials = credentialsFrom(req.getHeader('authorization'));
-      res.upgrade<WsData>({ credentials }, key, protocol, extensions, context);
+      // The upgrade happens now, in this callback, so `open` and later `close` follow for certain.
+      res.upgrade<WsData>({ credentials, address }, key, protocol, extensions, context);
     },
     open(ws) {
       sockets.add(ws);
       const data = ws.getUserData();
-      data.session = newSession('ws', data.credentials, (reply) => {
-        if (!reply || data.session?.isClosed) return;
+      data.conn = newConnection('ws', data.credentials, data.address, (reply) => {
+        if (!reply || data.conn?.isClosed) return;
+        let status = 1;
         ws.cork(() => {
-          // 2 = dropped at the backpressure limit; uWS then closes the socket itself.
-          if (ws.send(reply.body, false) === 2) data.session?.log.warn('client does not read; closing');
+          status = ws.send(reply.body, false);
         });
+        // 2 = dropped at the per-connection backpressure limit; uWS then closes the socket itself.
+        if (status === 2) return data.conn?.log.warn('client does not read; closing');
+        if (status === 0) holding(ws);
       });
       data.credentials = undefined;
     },
     message(ws, message) {
-      const session = ws.getUserData().session;
-      if (!session) return;
+      const conn = ws.getUserData().conn;
+      if (!conn) return;
       // The ArrayBuffer is only valid during this callback: decode (copy) it now.
-      if (message.byteLength > maxBody) return session.answerNow(protocolError(RPC.REQUEST_TOO_BIG));
+      if (message.byteLength > maxBody) return conn.refuse(protocolError(RPC.REQUEST_TOO_BIG));
       // Nothing may throw into uWS' native code: a failure becomes -32603 for this message only.
+      let keepOpen = true;
       try {
-        session.receive(decoder.decode(message));
+        keepOpen = conn.receive(decoder.decode(message));
       } catch (err) {
-        session.log.error({ err }, 'message handling failed');
-        session.answerNow(protocolError(RPC.INTERNAL));
+        conn.log.error({ err }, 'message handling failed');
+        conn.refuse(protocolError(RPC.INTERNAL));
       }
-      if (session.pending >= config.maxPendingCallsPerConnection * 2) {
-        // A client that keeps sending while over its limit gets its connection closed (1013: try again later).
-        session.log.warn('too many calls in flight; closing');
-        session.close();
+      if (!keepOpen) {
+        // A client that keeps sending while far over its limit gets its connection closed (1013: try again later).
+        conn.log.warn('too many calls in flight; closing');
+        conn.close();
         ws.end(1013, 'too many calls in flight');
       }
     },
+    drain(ws) {
+      holding(ws);
+    },
     close(ws) {
       sockets.delete(ws);
-      ws.getUserData().session?.close();
+      buffered.set(ws, 0);
+      const data = ws.getUserData();
+      data.conn?.close();
+      limits.close(data.address);
     },
+  });
+
+  // Probes for load balancers and supervisors: plain GETs, no JSON-RPC, not counted as connections.
+  const probe = (res: uWS.HttpResponse, ok: boolean, body: unknown) => {
+    res.cork(() => {
+      res.writeStatus(ok ? STATUS_TEXT[200]! : STATUS_TEXT[503]!).writeHeader('Content-Type', 'application/json').end(JSON.stringify(body));
+    });
+  };
+  app.get('/health', (res) => probe(res, true, { status: 'ok' }));
+  app.get('/ready', (res) => {
+    let state;
+    try {
+      state = probes.ready();
+    } catch (err) {
+      log.error({ err }, 'readiness check failed');
+      return probe(res, false, { ready: false, reason: 'readiness check failed' });
+    }
+    probe(res, state.ready, state);
   });
 
   app.any('/*', (res, req) => {
     const method = req.getMethod();
     const authorization = req.getHeader('authorization');
     const contentLength = Number(req.getHeader('content-length') || '0');
-    let aborted = false;
+    const address = addressOf(res, req);
+    const refused = limits.open(address);
+    // `answered`: the status line is out (or the client left); nothing more may be written but the
+    // rest of a body that did not fit in the socket at once.
+    let answered = false;
+    // The request's place in the connection limits, and what it holds for a slow reader, are given
+    // back once: when the reply is fully written or the client is gone.
+    let counted = refused === undefined;
+    const release = () => {
+      if (counted) limits.close(address);
+      counted = false;
+      buffered.set(res, 0);
+    };
     res.onAborted(() => {
-      aborted = true;
+      answered = true;
+      release();
     });
+    /** Writes the body with backpressure: what the socket cannot take now is held here, counted, and sent as it drains. */
+    const sendBody = (body: string | Uint8Array) => {
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      const start = res.getWriteOffset();
+      const [, done] = res.tryEnd(bytes, bytes.byteLength);
+      if (done) return release();
+      const track = () => {
+        buffered.set(res, bytes.byteLength - (res.getWriteOffset() - start));
+        // Over the node's budget and over its share: drop this slow reader, freeing what it holds.
+        if (buffered.overShare(res)) {
+          log.warn({ address, held: bytes.byteLength - (res.getWriteOffset() - start) }, 'HTTP client does not read and the node is over --max-buffered-bytes; closing');
+          res.close();
+        }
+      };
+      res.onWritable((offset) => {
+        const [ok, finished] = res.tryEnd(bytes.subarray(offset - start), bytes.byteLength);
+        if (finished) release();
+        else track();
+        return ok;
+      });
+      track();
+    };
     const write = (status: number, body: string | Uint8Array | undefined, close = false) => {
-      if (aborted) return;
+      if (answered) return;
+      answered = true;
       res.cork(() => {
         res.writeStatus(STATUS_TEXT[status] ?? String(status));
         if (body !== undefined) res.writeHeader('Content-Type', 'application/json');
         if (status === 405) res.writeHeader('Allow', 'POST');
-        res.end(body, close);
+        // A small reply goes out with end(): uWS keeps what the socket does not take, at most
+        // SMALL_REPLY_BYTES per request in progress (and requests are bounded per address); only
+        // larger replies are written with backpressure and counted against --max-buffered-bytes.
+        if (body === undefined || close || body.length <= SMALL_REPLY_BYTES / 3) {
+          res.end(body, close);
+          release();
+        } else {
+          sendBody(body);
+        }
       });
-      aborted = true;
     };
+    if (refused) return write(503, invalidReply(refused), true);
     if (method !== 'post') {
       return write(405, invalidReply(protocolError(RPC.HTTP_METHOD)));
     }
@@ -136,27 +262,27 @@ export function startServer(config: Config, log: Logger, newSession: SessionFact
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
-      if (aborted) return;
+      if (answered) return;
       size += chunk.byteLength;
       if (size > maxBody) return write(413, invalidReply(protocolError(RPC.REQUEST_TOO_BIG)), true);
       // Chunks are neutered after this callback: copy.
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      const session = newSession('http', credentialsFrom(authorization), (reply) => {
+      const conn = newConnection('http', credentialsFrom(authorization), address, (reply) => {
         if (reply === null) write(204, undefined);
         else write(reply.status, reply.body);
       });
       try {
-        session.receive(text);
+        conn.receive(text);
       } catch (err) {
-        session.log.error({ err }, 'request handling failed');
+        conn.log.error({ err }, 'request handling failed');
         write(500, invalidReply(protocolError(RPC.INTERNAL)));
       }
     });
   });
 
-  return new Promise((resolve, reject) => {
+  return portFree(config.rpcEndpoint.host, config.rpcEndpoint.port).then(() => new Promise<RpcServer>((resolve, reject) => {
     app.listen(config.rpcEndpoint.host, config.rpcEndpoint.port, (listenSocket) => {
       if (!listenSocket) {
         reject(new Error(`cannot listen on ${config.rpcEndpoint.host}:${config.rpcEndpoint.port}`));
@@ -168,15 +294,25 @@ export function startServer(config: Config, log: Logger, newSession: SessionFact
         get connections() {
           return sockets.size;
         },
-        close() {
+        async close(drainMs = 0) {
           uWS.us_listen_socket_close(listenSocket);
+          // Calls in flight: each WebSocket's unanswered ones, and HTTP requests not yet answered.
+          const inFlight = () => {
+            let n = limits.total - sockets.size;
+            for (const ws of sockets) n += ws.getUserData().conn?.pending ?? 0;
+            return n;
+          };
+          const deadline = Date.now() + drainMs;
+          while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+          const left = inFlight();
           for (const ws of [...sockets]) {
-            ws.getUserData().session?.close();
+            ws.getUserData().conn?.close();
             ws.end(1001, 'server shutting down');
           }
           sockets.clear();
+          return left;
         },
       });
     });
-  });
+  }));
 }

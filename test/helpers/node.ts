@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildConfig, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { startNode, type RunningNode } from '../../src/main.js';
 
 export interface TestNode {
@@ -16,12 +16,15 @@ export interface TestNode {
   readonly dataDir: string;
 }
 
-/** Options as on the command line, without the dashes: { 'login-api-variant': 'legacy' }. */
-export async function startTestNode(t: ExecutionContext, options: Record<string, string> = {}): Promise<TestNode> {
+/**
+ * Options as on the command line, without the dashes: { 'login-api-variant': 'legacy' }. `log`
+ * replaces the silent logger, for tests that wait for what the node logs (helpers/logs.ts).
+ */
+export async function startTestNode(t: ExecutionContext, options: Record<string, string> = {}, log: Logger = createLogger('silent')): Promise<TestNode> {
   const dataDir = options['data-dir'] ?? mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-test-'));
   // Blocks only on demand unless a test asks for an interval: most tests read a chain that holds still.
-  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', ...options, 'data-dir': dataDir });
-  const node = await startNode(config, createLogger('silent'));
+  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'shutdown-drain-ms': '300', ...options, 'data-dir': dataDir });
+  const node = await startNode(config, log);
   t.teardown(async () => {
     await node.close();
     if (!options['data-dir']) rmSync(dataDir, { recursive: true, force: true });
@@ -29,5 +32,4 @@ export async function startTestNode(t: ExecutionContext, options: Record<string,
   return { node, config, port: node.port, httpUrl: `http://127.0.0.1:${node.port}/rpc`, wsUrl: `ws://127.0.0.1:${node.port}/ws`, dataDir };
 }
 
-/** A path under test/fixtures (the compiled tests run from dist/test). */
-export const fixture = (name: string): string => path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../test/fixtures', name);
+export { fixture } from './fixtures.js';

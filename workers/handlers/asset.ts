@@ -3,7 +3,7 @@
 // object and sorts the asset's holders on each call.
 import { assetApi } from '../../src/api/sets/asset.js';
 import { ASSERT, RpcError, assertError } from '../../src/errors.js';
-import { asString, asUint32 } from '../../src/api/params.js';
+import { asObjectId, asString, asUint32 } from '../../src/api/params.js';
 import { i64 } from '../../src/chain/fc-json.js';
 import { resolveAsset, type WorkerContext } from '../context.js';
 import type { HandlersFor } from './types.js';
@@ -69,7 +69,7 @@ export const assetHandlers = {
       // Core takes the id from the asset's dynamic data object (api.cpp: `asset_id = dasset_obj.id`),
       // which shares the asset's instance.
       const dynamicId = readJson<{ dynamic_asset_data_id: string }>(value).dynamic_asset_data_id;
-      const instance = Number(dynamicId.split('.')[2]);
+      const instance = asObjectId(dynamicId, { space: 2, type: 3 }).instance;
       rows.push(JSON.stringify({ asset_id: `1.3.${instance}`, count: i64(balanceObjectCount(ctx, instance) - 1) }));
     }
     out.text(`[${rows.join(',')}]`);

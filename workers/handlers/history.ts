@@ -4,12 +4,13 @@
 // runs; so a malformed id or time fails even where the body would answer with an empty list.
 // Unknown accounts give empty results, never errors: Core catches every lookup failure in these calls.
 import { historyApi } from '../../src/api/sets/history.js';
-import { ASSERT, FC, RpcError, assertError, fcError } from '../../src/errors.js';
-import { asArray, asObjectId, asString, asUint32, asUint64 } from '../../src/api/params.js';
-import { fcTime, parseFcTime } from '../../src/chain/fc-json.js';
+import { ASSERT, RpcError, assertError } from '../../src/errors.js';
+import { asArray, asObjectId, asString, asTime, asUint32, asUint64 } from '../../src/api/params.js';
+import { objectIdParts } from '../../src/chain/object-id.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
 import type { HandlersFor } from './types.js';
+import { answerNothing } from './unkept-answers.js';
 
 const FILE = 'history_api';
 const OP_HISTORY = { space: 1, type: 11 };
@@ -22,7 +23,6 @@ const TIME_MAX_SECONDS = 0xffffffff;
 /** application::get_plugin<T> (application.hpp) asserts before the calls' own "not enabled" checks. */
 /** validate_get_lp_history_params (api.cpp) */
 /** time_point_sec::from_iso_string's FC_RETHROW_EXCEPTIONS text (fc src/time.cpp) */
-const BAD_TIME = '${what}: unable to convert ISO-formatted string to fc::time_point_sec';
 
 // ---- argument conversions (fc's from_variant rules, reference §5.4) ----
 
@@ -34,14 +34,6 @@ const asInt64 = (v: unknown): bigint => BigInt.asIntN(64, asUint64(v));
 
 /** A uint16 parameter: `static_cast<uint16_t>(as_uint64())`, truncated as fc does. */
 const asUint16 = (v: unknown): number => Number(BigInt.asUintN(16, asUint64(v)));
-
-/** `time_point_sec` from its ISO text (`as_string()` first, so a number or null fails too); seconds. */
-function asTime(v: unknown): number {
-  const text = asString(v);
-  const seconds = parseFcTime(text);
-  if (Number.isNaN(seconds)) throw new RpcError(fcError(FC.parse, BAD_TIME, { what: `not a time: '${text}'` }));
-  return seconds;
-}
 
 function checkLimit(limit: number, configured: number, method: string): void {
   if (limit > configured) throw new RpcError(assertError(ASSERT.LIMIT, { configured_limit: configured }, { file: FILE, method }));
@@ -57,26 +49,15 @@ function findAccount(ctx: WorkerContext, nameOrId: string): number | undefined {
   }
 }
 
-// ---- reading stored operation_history objects (1.11.x) ----
+// ---- the operation index (store.ts: 1.11 instance → [op type, block_num, trx_in_block, block_time]) ----
 
-/** op.which(): a stored object begins `{"id":"1.11.N","op":[WHICH,`. */
-function opTypeOf(ctx: WorkerContext, instance: number): number | undefined {
-  const bytes = ctx.store.objects.getBinaryFast([1, 11, instance]);
-  if (!bytes) return undefined;
-  const m = /"op":\[(\d+),/.exec(bytes.toString('latin1', 0, Math.min(64, bytes.length)));
-  return m ? Number(m[1]) : undefined;
-}
+/** op.which() of operation 1.11.`instance`. */
+const opTypeOf = (ctx: WorkerContext, instance: number): number | undefined => ctx.store.operationIndex.get(instance)?.[0];
 
-/** The stored object ends `…,"trx_in_block":T,"op_in_trx":O,"virtual_op":V,"is_virtual":B,"block_time":"…"}`. */
-function opTailOf(ctx: WorkerContext, instance: number): { trxInBlock: number; blockTime: string } | undefined {
-  const bytes = ctx.store.objects.getBinaryFast([1, 11, instance]);
-  if (!bytes) return undefined;
-  const tail = bytes.toString('latin1', Math.max(0, bytes.length - 200), bytes.length);
-  const m = /"trx_in_block":(\d+),"op_in_trx":\d+,"virtual_op":\d+,"is_virtual":(?:true|false),"block_time":"([^"]+)"\}$/.exec(tail);
-  return m ? { trxInBlock: Number(m[1]), blockTime: m[2]! } : undefined;
-}
+const trxInBlockOf = (ctx: WorkerContext, instance: number): number | undefined => ctx.store.operationIndex.get(instance)?.[2];
 
-const blockTimeOf = (ctx: WorkerContext, instance: number): string | undefined => opTailOf(ctx, instance)?.blockTime;
+/** block_time, seconds. */
+const blockTimeOf = (ctx: WorkerContext, instance: number): number | undefined => ctx.store.operationIndex.get(instance)?.[3];
 
 /** The lowest and highest 1.11.x instances stored; operations are never removed, so all between exist. */
 function opInstanceRange(ctx: WorkerContext): [first: number, last: number] | undefined {
@@ -91,15 +72,15 @@ function opInstanceRange(ctx: WorkerContext): [first: number, last: number] | un
  * The newest operation with block_time <= `time`: where Core's `by_time` index (block_time desc,
  * id desc) puts `lower_bound(time)`. Block times never decrease as ids grow, so a binary search.
  */
-function newestOpAtOrBefore(ctx: WorkerContext, time: string): number | undefined {
+function newestOpAtOrBefore(ctx: WorkerContext, time: number): number | undefined {
   const range = opInstanceRange(ctx);
   if (!range) return undefined;
   let [lo, hi] = range;
-  if ((blockTimeOf(ctx, lo) ?? '') > time) return undefined;
+  if ((blockTimeOf(ctx, lo) ?? -Infinity) > time) return undefined;
   // Invariant: block_time(lo) <= time.
   while (lo < hi) {
     const mid = lo + Math.ceil((hi - lo) / 2);
-    if ((blockTimeOf(ctx, mid) ?? '') <= time) lo = mid;
+    if ((blockTimeOf(ctx, mid) ?? -Infinity) <= time) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -145,9 +126,16 @@ function newestAccountOp(ctx: WorkerContext, account: number): number | undefine
 function firstHistoryOwner(ctx: WorkerContext): number | undefined {
   const bytes = ctx.store.objects.getBinaryFast([1, 11, 0]);
   if (!bytes) return undefined;
-  const text = bytes.toString('utf8', 0, bytes.length);
-  const named = [...new Set([...text.matchAll(/"1\.2\.(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
-  return named.find((account) => ctx.store.accountHistory.doesExist([account, 0]));
+  const named = new Set<number>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const id = objectIdParts(v);
+      if (id && id.space === 1 && id.type === 2) named.add(id.instance);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(JSON.parse(bytes.toString('utf8', 0, bytes.length)));
+  return [...named].sort((a, b) => a - b).find((account) => ctx.store.accountHistory.doesExist([account, 0]));
 }
 
 /** total_ops and removed_ops of the account's statistics (2.6.x, same instance as the account). */
@@ -212,7 +200,7 @@ export const historyHandlers = {
     const account = findAccount(ctx, nameOrId);
     if (account === undefined) return void out.text('[]');
     // The account's operations from the newest one with block_time <= start, newest first.
-    const newest = newestOpAtOrBefore(ctx, fcTime(ostart ?? TIME_MAX_SECONDS));
+    const newest = newestOpAtOrBefore(ctx, ostart ?? TIME_MAX_SECONDS);
     const found: number[] = [];
     if (newest !== undefined && limit > 0) {
       for (const op of accountOpsDesc(ctx, account, newest, -1)) {
@@ -284,7 +272,7 @@ export const historyHandlers = {
       const [first, count] = range;
       // A block's operations have consecutive ids in (trx_in_block, op_in_trx) order: Core's by_block order.
       for (let i = first; i < first + count; i++) {
-        if (trxInBlock === undefined || opTailOf(ctx, i)?.trxInBlock === trxInBlock) found.push(i);
+        if (trxInBlock === undefined || trxInBlockOf(ctx, i) === trxInBlock) found.push(i);
       }
     }
     writeOps(ctx, out, found);
@@ -294,7 +282,7 @@ export const historyHandlers = {
     const ostart = optional(startArg, asTime);
     // Every operation with the newest block_time <= start (all of the newest without one), in Core's
     // by_time order: id descending.
-    const newest = ostart === undefined ? opInstanceRange(ctx)?.[1] : newestOpAtOrBefore(ctx, fcTime(ostart));
+    const newest = ostart === undefined ? opInstanceRange(ctx)?.[1] : newestOpAtOrBefore(ctx, ostart);
     const found: number[] = [];
     if (newest !== undefined) {
       const time = blockTimeOf(ctx, newest);
@@ -312,7 +300,7 @@ export const historyHandlers = {
     asUint32(limit);
     resolveAsset(ctx, base, true);
     resolveAsset(ctx, quote, true);
-    out.text('[]');
+    answerNothing(out, 'history', 'get_fill_order_history');
   },
 
   get_market_history(ctx, [a, b, bucketSeconds, start, end], out) {
@@ -323,7 +311,7 @@ export const historyHandlers = {
     asTime(end);
     resolveAsset(ctx, base, true);
     resolveAsset(ctx, quote, true);
-    out.text('[]');
+    answerNothing(out, 'history', 'get_market_history');
   },
 
   get_market_history_buckets(_ctx, _params, out) {
@@ -338,7 +326,7 @@ export const historyHandlers = {
     const l = optional(limit, asUint32);
     optional(operationType, asInt64);
     if (l !== undefined) checkLimit(l, ctx.config.apiLimits.api_limit_get_liquidity_pool_history, 'get_liquidity_pool_history');
-    out.text('[]');
+    answerNothing(out, 'history', 'get_liquidity_pool_history');
   },
 
   get_liquidity_pool_history_by_sequence(ctx, [poolId, start, stop, limit, operationType], out) {
@@ -348,6 +336,6 @@ export const historyHandlers = {
     const l = optional(limit, asUint32);
     optional(operationType, asInt64);
     if (l !== undefined) checkLimit(l, ctx.config.apiLimits.api_limit_get_liquidity_pool_history, 'get_liquidity_pool_history_by_sequence');
-    out.text('[]');
+    answerNothing(out, 'history', 'get_liquidity_pool_history_by_sequence');
   },
 } satisfies HandlersFor<typeof historyApi>;

@@ -1,7 +1,8 @@
-// Every pool-served API set's handler table, by getter name. API sets whose table is empty need no
-// entry: the dispatcher answers "Method not found" before a call reaches a worker.
+// Every pool-served API set's handler table, by set key. `PoolTables` makes the compiler check this
+// against the registry: every set with pool methods has a table here, and nothing else does.
+import { handlerIn, type PoolTables } from '../../src/api/registry.js';
 import type { Handler } from './types.js';
-import { databaseHandlers } from './database.js';
+import { databaseHandlers } from './database/index.js';
 import { historyHandlers } from './history.js';
 import { networkNodeHandlers } from './network-node.js';
 import { blockHandlers } from './block.js';
@@ -9,7 +10,7 @@ import { assetHandlers } from './asset.js';
 import { cryptoHandlers } from './crypto.js';
 import { ordersHandlers } from './orders.js';
 
-export const HANDLERS: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
+export const HANDLERS: PoolTables<Handler> = {
   database: databaseHandlers,
   history: historyHandlers,
   network_node: networkNodeHandlers,
@@ -18,3 +19,6 @@ export const HANDLERS: Readonly<Record<string, Readonly<Record<string, Handler>>
   crypto: cryptoHandlers,
   orders: ordersHandlers,
 };
+
+/** A set's handler for a method, by the names a task carries (checked at run time: they crossed a thread). */
+export const handlerFor = (set: string, method: string): Handler | undefined => handlerIn<Handler>(HANDLERS, set, method);

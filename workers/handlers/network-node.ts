@@ -1,11 +1,9 @@
-// network_node_api handlers. This node has no P2P layer: add_node records the peer as a potential
-// peer (what Core's node does before it connects), and get_potential_peers lists those records.
+// network_node_api handlers that read. This node has no P2P layer: add_node (front end, it writes)
+// records the peer as a potential peer, and get_potential_peers lists those records.
 // The other calls answer as Core's network_node_api does when `_app.p2p_node()` is null (api.cpp):
 // get_connected_peers is empty, and get_info and the advanced parameters assert "No P2P network!".
 import { networkNodeApi } from '../../src/api/sets/network-node.js';
-import { ASSERT, FC, RpcError, assertError, fcError } from '../../src/errors.js';
-import { fcTime, TIME_EPOCH } from '../../src/chain/fc-json.js';
-import { asString } from '../../src/api/params.js';
+import { FC, RpcError, assertError, fcError } from '../../src/errors.js';
 import type { HandlersFor } from './types.js';
 
 const FILE = 'network_node_api';
@@ -17,33 +15,9 @@ const noP2p = (method: string): RpcError => new RpcError(assertError(NO_P2P, {},
 const variantType = (v: unknown): string =>
   v === null || v === undefined ? 'null_type' : Array.isArray(v) ? 'array_type' : typeof v === 'object' ? 'object_type' : typeof v === 'string' ? 'string_type' : typeof v === 'boolean' ? 'bool_type' : typeof v === 'number' && !Number.isInteger(v) ? 'double_type' : typeof v === 'number' && v < 0 ? 'int64_type' : 'uint64_type';
 
-/** fc::ip::endpoint::from_string: dotted IPv4 address and a port. */
-function parseEndpoint(text: string): string {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})$/.exec(text.trim());
-  const ok = m && m.slice(1, 5).every((o) => Number(o) <= 255) && Number(m[5]) <= 65535;
-  if (!ok) throw new RpcError(assertError(ASSERT.ENDPOINT, { endpoint: text }, { file: FILE, method: 'add_node' }));
-  return `${m.slice(1, 5).map(Number).join('.')}:${Number(m[5])}`;
-}
-
 export const networkNodeHandlers = {
   get_info() {
     throw noP2p('get_info');
-  },
-
-  async add_node(ctx, [ep], out) {
-    const endpoint = parseEndpoint(asString(ep));
-    // potential_peer_record, as graphene::net reflects it; last_error is unset and so left out.
-    const record = {
-      endpoint,
-      last_seen_time: fcTime(Math.floor(Date.now() / 1000)),
-      last_connection_disposition: 'never_attempted_to_connect',
-      last_connection_attempt_time: TIME_EPOCH,
-      number_of_successful_connection_attempts: 0,
-      number_of_failed_connection_attempts: 0,
-    };
-    await ctx.store.peers.put(endpoint, Buffer.from(JSON.stringify(record)));
-    ctx.storeChanged?.();
-    out.text('null');
   },
 
   get_potential_peers(ctx, _params, out) {

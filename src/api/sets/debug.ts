@@ -5,7 +5,7 @@ import { defineApiSet, method, req } from '../types.js';
 export const debugApi = defineApiSet({
   name: 'debug',
   accessName: 'debug_api',
-  runsIn: 'main',
+  runsIn: 'front',
   methods: {
     debug_push_blocks: method(req('src_filename'), req('count')),
     debug_generate_blocks: method(req('debug_key'), req('count')),

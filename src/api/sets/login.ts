@@ -17,7 +17,7 @@ const getters = {
 export const loginApiCurrent = defineApiSet({
   name: 'login',
   accessName: 'login_api',
-  runsIn: 'main',
+  runsIn: 'front',
   methods: {
     login: method(opt('user'), opt('password')),
     logout: method(),
@@ -33,7 +33,7 @@ export const loginApiCurrent = defineApiSet({
 export const loginApiLegacy = defineApiSet({
   name: 'login',
   accessName: 'login_api',
-  runsIn: 'main',
+  runsIn: 'front',
   methods: {
     login: method(req('user'), req('password')),
     ...getters,
@@ -44,6 +44,6 @@ export const loginApiLegacy = defineApiSet({
 export const dummyApi = defineApiSet({
   name: 'dummy',
   accessName: '',
-  runsIn: 'main',
+  runsIn: 'front',
   methods: { dummy: method() },
 });

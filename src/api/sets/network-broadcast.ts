@@ -5,7 +5,7 @@ import { defineApiSet, method, req } from '../types.js';
 export const networkBroadcastApi = defineApiSet({
   name: 'network_broadcast',
   accessName: 'network_broadcast_api',
-  runsIn: 'main',
+  runsIn: 'front',
   methods: {
     broadcast_transaction: method(req('trx')),
     broadcast_transaction_with_callback: method(req('cb'), req('trx')),

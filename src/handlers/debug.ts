@@ -2,15 +2,17 @@
 import { RpcError, assertError } from '../errors.js';
 import { asString, asUint32 } from '../api/params.js';
 import { privateKeyFromWif, publicKeyOf } from '../chain/keys.js';
-import type { LocalHandler } from '../dispatch/dispatcher.js';
+import type { debugApi } from '../api/sets/debug.js';
+import type { HandlerTable } from '../api/types.js';
+import type { FrontHandler } from './types.js';
 
 const where = (method: string) => ({ file: 'debug_api', method });
-const unsupported = (method: string): LocalHandler => () => {
+const unsupported = (method: string): FrontHandler => () => {
   throw new RpcError(assertError('false: ${method} is not supported by this node', { method }, where(method)));
 };
 
-export const debugHandlers: Readonly<Record<string, LocalHandler>> = {
-  debug_generate_blocks(s, [keyArg, countArg]) {
+export const debugHandlers = {
+  debug_generate_blocks({ services: { producer } }, [keyArg, countArg]) {
     const wif = asString(keyArg);
     const count = asUint32(countArg);
     let key: Uint8Array;
@@ -19,14 +21,14 @@ export const debugHandlers: Readonly<Record<string, LocalHandler>> = {
     } catch {
       throw new RpcError(assertError('debug_private_key.valid(): debug_key is not a WIF private key', {}, where('debug_generate_blocks')));
     }
-    if (publicKeyOf(key) !== s.deps.producer.signingPublicKey) {
-      throw new RpcError(assertError('debug_public_key == signing_key: debug_key must be the block signing key of this node (${key})', { key: s.deps.producer.signingPublicKey }, where('debug_generate_blocks')));
+    if (publicKeyOf(key) !== producer.signingPublicKey) {
+      throw new RpcError(assertError('debug_public_key == signing_key: debug_key must be the block signing key of this node (${key})', { key: producer.signingPublicKey }, where('debug_generate_blocks')));
     }
-    for (let i = 0; i < count; i++) s.deps.producer.produce();
+    for (let i = 0; i < count; i++) producer.produce();
     return null;
   },
   debug_push_blocks: unsupported('debug_push_blocks'),
   debug_update_object: unsupported('debug_update_object'),
   debug_stream_json_objects: unsupported('debug_stream_json_objects'),
   debug_stream_json_objects_flush: unsupported('debug_stream_json_objects_flush'),
-};
+} satisfies HandlerTable<typeof debugApi, 'front', FrontHandler>;

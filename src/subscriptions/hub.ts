@@ -9,22 +9,41 @@
 //
 // Payloads are built once per block and shared: a session whose accounts are concerned gets the
 // same bytes as every other such session, with its own callback id in front.
+//
+// This module is the whole of subscriptions but their API functions (src/handlers/subscriptions.ts):
+// each connection's state, the node-wide hub that fans out notices, and the notice text (also used
+// by broadcast callbacks). It knows sessions only as `Subscriber`s and knows nothing of the pool:
+// what a pool call subscribes to arrives as plain ids.
 
 import type { ProducedBlock } from '../chain/producer.js';
 import type { SignedTransactionJson } from '../chain/writer.js';
-import type { Session } from './session.js';
 
 /** One session's subscription state (database_api_impl's members). */
 export class SessionSubscriptions {
   callback: bigint | undefined;
   notifyRemoveCreate = false;
   autoSubscription = true;
-  readonly ids = new Set<string>();
-  readonly accounts = new Set<number>();
   blockAppliedCallback: bigint | undefined;
   pendingTransactionCallback: bigint | undefined;
+  // Made on first use: most sessions (every HTTP request) never subscribe to anything.
+  private idSet: Set<string> | undefined;
+  private accountSet: Set<number> | undefined;
+  private marketMap: Map<string, bigint> | undefined;
+
+  /** object ids this session subscribed to */
+  get ids(): Set<string> {
+    return (this.idSet ??= new Set());
+  }
+
+  /** account instances this session subscribed to (get_full_accounts) */
+  get accounts(): Set<number> {
+    return (this.accountSet ??= new Set());
+  }
+
   /** "a:b" → callback, for subscribe_to_market (no market exists on this chain, so they never fire) */
-  readonly markets = new Map<string, bigint>();
+  get markets(): Map<string, bigint> {
+    return (this.marketMap ??= new Map());
+  }
 
   /** get_whether_to_subscribe: never without a callback; the argument if given; else the auto flag. */
   wants(subscribe: boolean | undefined): boolean {
@@ -33,31 +52,65 @@ export class SessionSubscriptions {
   }
 }
 
-const notice = (cb: bigint, payload: string): string => `{"method":"notice","params":[${cb <= 0xffffffffn ? cb.toString() : `"${cb}"`},[${payload}]]}`;
+/** What the hub needs of a session: its subscription state, its ordered notice queue, its close hook. */
+export interface Subscriber {
+  readonly subs: SessionSubscriptions;
+  sendNotice(text: string): void;
+  onClose(fn: () => void): () => void;
+}
+
+/**
+ * The one notice text: `{"method":"notice","params":[cb,[payload]]}`, the callback id printed as fc
+ * prints a uint64 (a string above 2^32-1).
+ */
+export const noticeText = (cb: bigint, payloadJson: string): string => `{"method":"notice","params":[${cb <= 0xffffffffn ? cb.toString() : `"${cb}"`},[${payloadJson}]]}`;
+const notice = noticeText;
+
+/** database_api calls that subscribe to what they return, and the position of their `subscribe` flag. */
+const SUBSCRIBING: Readonly<Record<string, number>> = { get_objects: 1, get_accounts: 1, get_full_accounts: 1, lookup_accounts: 2, get_assets: 1 };
+
+/** Whether a call subscribes its session to what it returns (Core's get_whether_to_subscribe). */
+export function callSubscribes(subs: SessionSubscriptions, set: string, method: string, args: readonly unknown[]): boolean {
+  if (set !== 'database' || subs.callback === undefined) return false;
+  const at = SUBSCRIBING[method];
+  if (at === undefined) return false;
+  const flag = args[at];
+  return subs.wants(flag === undefined || flag === null ? undefined : Boolean(flag));
+}
 
 export class SubscriptionHub {
   /** object id → sessions subscribed to it */
-  private readonly byId = new Map<string, Set<Session>>();
+  private readonly byId = new Map<string, Set<Subscriber>>();
   /** account instance → sessions subscribed to it */
-  private readonly byAccount = new Map<number, Set<Session>>();
-  private readonly allCreations = new Set<Session>();
-  private readonly blockApplied = new Set<Session>();
-  private readonly pendingTransactions = new Set<Session>();
+  private readonly byAccount = new Map<number, Set<Subscriber>>();
+  private readonly allCreations = new Set<Subscriber>();
+  private readonly blockApplied = new Set<Subscriber>();
+  private readonly pendingTransactions = new Set<Subscriber>();
 
-  private static add<K>(index: Map<K, Set<Session>>, key: K, s: Session): void {
+  /** Sessions this hub holds in an index: each is forgotten when it closes. */
+  private readonly tracked = new WeakSet<Subscriber>();
+
+  private track(s: Subscriber): void {
+    if (this.tracked.has(s)) return;
+    this.tracked.add(s);
+    s.onClose(() => this.forget(s));
+  }
+
+  private static add<K>(index: Map<K, Set<Subscriber>>, key: K, s: Subscriber): void {
     let set = index.get(key);
     if (!set) index.set(key, (set = new Set()));
     set.add(s);
   }
 
-  private static remove<K>(index: Map<K, Set<Session>>, key: K, s: Session): void {
+  private static remove<K>(index: Map<K, Set<Subscriber>>, key: K, s: Subscriber): void {
     const set = index.get(key);
     if (!set) return;
     set.delete(s);
     if (set.size === 0) index.delete(key);
   }
 
-  subscribeIds(s: Session, ids: Iterable<string>): void {
+  subscribeIds(s: Subscriber, ids: Iterable<string>): void {
+    this.track(s);
     for (const id of ids) {
       s.subs.ids.add(id);
       SubscriptionHub.add(this.byId, id, s);
@@ -65,7 +118,8 @@ export class SubscriptionHub {
   }
 
   /** Adds accounts while the session holds fewer than `limit` (api_limit_get_full_accounts_subscribe). */
-  subscribeAccounts(s: Session, accounts: Iterable<number>, limit: number): void {
+  subscribeAccounts(s: Subscriber, accounts: Iterable<number>, limit: number): void {
+    this.track(s);
     for (const a of accounts) {
       if (s.subs.accounts.size >= limit) return;
       s.subs.accounts.add(a);
@@ -74,25 +128,28 @@ export class SubscriptionHub {
     }
   }
 
-  setCallback(s: Session, cb: bigint, notifyRemoveCreate: boolean): void {
+  setCallback(s: Subscriber, cb: bigint, notifyRemoveCreate: boolean): void {
     // set_subscribe_callback first cancels the object and account subscriptions (not the markets).
+    this.track(s);
     this.clearObjects(s);
     s.subs.callback = cb;
     s.subs.notifyRemoveCreate = notifyRemoveCreate;
     if (notifyRemoveCreate) this.allCreations.add(s);
   }
 
-  setBlockApplied(s: Session, cb: bigint): void {
+  setBlockApplied(s: Subscriber, cb: bigint): void {
+    this.track(s);
     s.subs.blockAppliedCallback = cb;
     this.blockApplied.add(s);
   }
 
-  setPendingTransactions(s: Session, cb: bigint): void {
+  setPendingTransactions(s: Subscriber, cb: bigint): void {
+    this.track(s);
     s.subs.pendingTransactionCallback = cb;
     this.pendingTransactions.add(s);
   }
 
-  private clearObjects(s: Session): void {
+  private clearObjects(s: Subscriber): void {
     for (const id of s.subs.ids) SubscriptionHub.remove(this.byId, id, s);
     for (const a of s.subs.accounts) SubscriptionHub.remove(this.byAccount, a, s);
     s.subs.ids.clear();
@@ -105,14 +162,14 @@ export class SubscriptionHub {
    * cancel_all_subscriptions: the subscribe callback, object and account subscriptions and markets.
    * As in Core, the block-applied and pending-transaction callbacks stay.
    */
-  cancelAll(s: Session): void {
+  cancelAll(s: Subscriber): void {
     this.clearObjects(s);
     s.subs.callback = undefined;
     s.subs.markets.clear();
   }
 
   /** A closed session leaves every index. */
-  forget(s: Session): void {
+  forget(s: Subscriber): void {
     this.cancelAll(s);
     this.blockApplied.delete(s);
     this.pendingTransactions.delete(s);
@@ -139,7 +196,7 @@ export class SubscriptionHub {
     if (ids.length === 0) return;
     // Sessions that get the whole batch: every account subscriber concerned, and (for creations)
     // those that asked for all creations. Their payload is built once.
-    const whole = new Set<Session>(created ? this.allCreations : []);
+    const whole = new Set<Subscriber>(created ? this.allCreations : []);
     for (const a of accounts) for (const s of this.byAccount.get(a) ?? []) whole.add(s);
     let wholePayload: string | undefined;
     for (const s of whole) {
@@ -148,7 +205,7 @@ export class SubscriptionHub {
       s.sendNotice(notice(s.subs.callback, wholePayload));
     }
     // Sessions subscribed to some of the ids only.
-    const partial = new Map<Session, string[]>();
+    const partial = new Map<Subscriber, string[]>();
     for (const id of ids) {
       for (const s of this.byId.get(id) ?? []) {
         if (whole.has(s)) continue;
@@ -166,7 +223,7 @@ export class SubscriptionHub {
   private removedNotices(ids: readonly string[]): void {
     const payload = JSON.stringify(ids);
     for (const s of this.allCreations) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, payload));
-    const partial = new Map<Session, string[]>();
+    const partial = new Map<Subscriber, string[]>();
     for (const id of ids) for (const s of this.byId.get(id) ?? []) if (!this.allCreations.has(s)) (partial.get(s) ?? partial.set(s, []).get(s)!).push(id);
     for (const [s, list] of partial) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, JSON.stringify(list)));
   }

@@ -1,0 +1,92 @@
+// The layers of graphene-rpc, checked by `npm run check:layers` (part of `npm test`).
+//
+// The front end's import graph is transport → pipeline → (session, dispatch, handlers,
+// subscriptions) → pool ⇒ workers → store. Each rule below names one edge that must not exist.
+// There are no known violations: any import that breaks a rule fails `npm test`. test/layers.test.ts
+// proves every rule fires on a small tree that breaks each of them (test/fixtures/layers/).
+//
+// Paths are relative to the directory cruised from; rules match .ts sources and the .js files of
+// the fixture tree alike.
+
+/** Project files only: rules about what a folder may import say nothing of npm packages or node:. */
+const PROJECT = '^(src|workers|bench|test)/';
+const FRONT_END = '^src/(transport|session|pipeline|dispatch|pool|handlers|subscriptions)/';
+const ENTRY = '^src/(main|cli)\\.[jt]s$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle of imports: modules that cannot be understood, tested or loaded one at a time.',
+      from: { path: PROJECT },
+      to: { circular: true },
+    },
+    {
+      name: 'workers-not-front-end',
+      severity: 'error',
+      comment: 'Worker threads read the store and write replies; the front end (and its entry points) must not be loaded into them.',
+      from: { path: '^workers/' },
+      to: { path: [FRONT_END, ENTRY] },
+    },
+    {
+      name: 'protocol-not-chain',
+      severity: 'error',
+      comment: 'The wire protocol is independent of the chain store and its types.',
+      from: { path: '^src/protocol/' },
+      to: { path: '^src/chain/' },
+    },
+    {
+      name: 'transport-is-the-outer-layer',
+      severity: 'error',
+      comment: 'Transport moves bytes to the pipeline; it knows no API tables, handlers, dispatch, pool, chain, subscriptions or workers.',
+      from: { path: '^src/transport/' },
+      to: { path: ['^src/(api|handlers|dispatch|pool|chain|subscriptions)/', '^workers/'] },
+    },
+    {
+      name: 'session-holds-state-only',
+      severity: 'error',
+      comment: 'A session is per-connection state; calls leave it through the pipeline, not from it.',
+      from: { path: '^src/session/' },
+      to: { path: ['^src/(pool|dispatch|pipeline|transport)/', '^src/chain/producer\\.[jt]s$'] },
+    },
+    {
+      name: 'dispatch-not-session',
+      severity: 'error',
+      comment: 'Dispatch routes a call by API set; the session is handed to it, never imported.',
+      from: { path: '^src/dispatch/' },
+      to: { path: '^src/session/' },
+    },
+    {
+      name: 'api-tables-closed',
+      severity: 'error',
+      comment:
+        'The API-set tables are data: they import only each other, the error table, and the two leaf modules of fc formats (time text, object ids) that the argument converters read with.',
+      from: { path: '^src/api/' },
+      to: { path: PROJECT, pathNot: ['^src/api/', '^src/errors\\.[jt]s$', '^src/chain/(fc-json|object-id)\\.[jt]s$'] },
+    },
+    {
+      name: 'chain-not-front-end',
+      severity: 'error',
+      comment: 'The chain store, writer and producer serve the front end and the workers; they never reach back into the front end.',
+      from: { path: '^src/chain/' },
+      to: { path: FRONT_END },
+    },
+    {
+      name: 'main-is-an-entry-point',
+      severity: 'error',
+      comment: 'Only the CLI, tests and the benchmark start a node; nothing else imports src/main.ts.',
+      from: { pathNot: [ENTRY, '^test/', '^bench/'] },
+      to: { path: '^src/main\\.[jt]s$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^dist/', '^node_modules/', '^test/fixtures/'] },
+    // Type-only imports are dependencies too: a layer that names another's types depends on it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,348 @@
+// The adversarial scenarios of `bench` (issue 12): a well-behaved prober — one WebSocket connection
+// asking for one account every 100 ms, open loop — measured idle, then next to each attack:
+//   adv-expensive   connections keeping the most expensive legal call in flight
+//   adv-pipelined   connections pipelining 99 such calls each
+//   adv-flood       a flood of cheap-but-nonzero calls (lookup_accounts("", 1000))
+//   adv-nonreaders  clients that ask for large replies and never read (while the prober measures)
+// Each phase runs on a fresh node at its own defaults (no benchmark-lifted limits), so that what one
+// attack left queued does not blur the next (--tiny, a smoke test, runs them all on one node). The figures: the prober's latency against its idle
+// latency, what the attackers got, and the node's peak RSS.
+import { Worker } from 'node:worker_threads';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import hdr from 'hdr-histogram-js';
+import { processUsage, serveOptions, startSystem, type RunningSystem } from './systems.js';
+import type { AttackOutcome, AttackSpec } from './attack-worker.js';
+import type { AdversarialReport, AttackRun, CallCost, Percentiles, ProberResult } from './results.js';
+import { attackersLine } from './report.js';
+
+export const ADVERSARIAL_SCENARIOS = ['adv-expensive', 'adv-pipelined', 'adv-flood', 'adv-nonreaders'] as const;
+export type AdversarialName = (typeof ADVERSARIAL_SCENARIOS)[number];
+
+/** The targets of issue 12 on the project's 2-core machine. */
+export const TARGETS = { proberP99Ms: 25, ratioToIdle: 10, rssBudgetMiB: 1024 };
+
+export interface AdversarialOptions {
+  readonly dataDir: string;
+  readonly workers: number;
+  readonly nodeDir?: string;
+  readonly scenarios: ReadonlySet<AdversarialName>;
+  /** how long the prober measures, idle and under each attack */
+  readonly durationMs: number;
+  readonly size: 'full' | 'quick' | 'tiny';
+  readonly rssBudgetMiB: number;
+  /** the method of the candidate the expensive and pipelined attacks use, instead of the slowest */
+  readonly attackCall?: string;
+  readonly settleMs: number;
+  readonly log: (s: string) => void;
+}
+
+export interface ChainSample {
+  readonly busiest: string;
+  readonly busiestOps: number;
+  readonly users: readonly string[];
+  readonly accounts: number;
+}
+
+const PROBE_INTERVAL_MS = 100;
+/** how long the prober waits for its last replies before counting them at their age */
+const PROBE_GRACE_MS = 2000;
+
+function percentiles(h: hdr.Histogram): Percentiles {
+  const ms = (us: number) => Math.round(us) / 1000;
+  return { p50: ms(h.getValueAtPercentile(50)), p90: ms(h.getValueAtPercentile(90)), p99: ms(h.getValueAtPercentile(99)), p999: ms(h.getValueAtPercentile(99.9)), max: ms(h.maxValue), count: h.totalCount };
+}
+
+const connect = (url: string): Promise<WebSocket> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+
+/**
+ * The prober: one call every 100 ms for `durationMs`, latency counted from the scheduled send time
+ * (so a stalled node cannot hide its queueing); replies not back within the grace count at their age.
+ */
+async function probe(url: string, users: readonly string[], durationMs: number): Promise<ProberResult> {
+  const n = Math.max(1, Math.floor(durationMs / PROBE_INTERVAL_MS));
+  let ws: WebSocket;
+  try {
+    ws = await connect(url);
+  } catch (err) {
+    // Kept out by the attack: a failed prober, not a failed benchmark.
+    process.stderr.write(`prober could not connect: ${err instanceof Error ? err.message : String(err)}\n`);
+    return { p50: 0, p90: 0, p99: 0, p999: 0, max: 0, count: 0, errors: 0, unanswered: n, closed: true, sendLagMaxMs: 0, clientLoopDelayMaxMs: 0 };
+  }
+  const body = (i: number) => JSON.stringify({ id: i, method: 'get_accounts', params: [[users[i % users.length]]] });
+  // Warm-up, not recorded: the connection's first calls and the node's first compilations.
+  for (let i = 0; i < 5; i++) {
+    await new Promise<void>((resolve) => {
+      ws.once('message', () => resolve());
+      ws.send(body(i));
+    });
+  }
+  const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  const scheduled = new Map<number, number>();
+  let errors = 0;
+  let closed = false;
+  ws.on('message', (data) => {
+    const text = data.toString();
+    const id = Number(/"id":(\d+)/.exec(text)?.[1]);
+    const at = scheduled.get(id);
+    if (at === undefined) return;
+    scheduled.delete(id);
+    if (text.includes('"error":')) errors++;
+    h.recordValue(Math.max(1, Math.round((performance.now() - at) * 1000)));
+  });
+  ws.on('close', () => (closed = true));
+  ws.on('error', () => (closed = true));
+  // The client's own delays, to tell a slow node from a starved prober on a shared machine.
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  let sendLagMax = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < n && !closed; i++) {
+    const at = t0 + i * PROBE_INTERVAL_MS;
+    const wait = at - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    // From the scheduled time, or from the send when a timer fired a little early.
+    const now = performance.now();
+    scheduled.set(1000 + i, Math.min(at, now));
+    sendLagMax = Math.max(sendLagMax, now - at);
+    ws.send(body(1000 + i));
+  }
+  const until = performance.now() + PROBE_GRACE_MS;
+  while (scheduled.size > 0 && !closed && performance.now() < until) await new Promise((r) => setTimeout(r, 10));
+  const unanswered = scheduled.size;
+  for (const at of scheduled.values()) h.recordValue(Math.max(1, Math.round((performance.now() - at) * 1000)));
+  loop.disable();
+  ws.terminate();
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return { ...percentiles(h), errors, unanswered, closed, sendLagMaxMs: round(sendLagMax), clientLoopDelayMaxMs: round(loop.max / 1e6) };
+}
+
+/** One call, timed, on its own connection: its median time over a few runs and its reply size. */
+async function cost(url: string, label: string, body: string, runs: number): Promise<CallCost> {
+  const ws = await connect(url);
+  try {
+    const times: number[] = [];
+    let bytes = 0;
+    let error: string | undefined;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const text = await new Promise<string>((resolve) => {
+        ws.once('message', (d) => resolve(d.toString()));
+        ws.send(body);
+      });
+      times.push(performance.now() - t);
+      bytes = Buffer.byteLength(text);
+      if (text.length < 65_536 && /"error":\{/.test(text)) error = /"message":"([^"]*)"/.exec(text)?.[1] ?? 'error';
+    }
+    times.sort((a, b) => a - b);
+    return { label, body, medianMs: Math.round(times[Math.floor(times.length / 2)]! * 100) / 100, replyBytes: bytes, ...(error ? { error } : {}) };
+  } finally {
+    ws.terminate();
+  }
+}
+
+/** The candidate "most expensive legal calls" under the node's defaults. */
+function candidates(c: ChainSample): { label: string; body: string }[] {
+  const ids = Array.from({ length: 1000 }, (_, i) => `1.2.${i % Math.max(1, c.accounts)}`);
+  const names = Array.from({ length: 50 }, (_, i) => c.users[(i * 37) % c.users.length]!);
+  const start = Math.max(1, c.busiestOps - 50);
+  return [
+    { label: 'get_accounts(1000 ids)', body: JSON.stringify({ id: 1, method: 'get_accounts', params: [ids] }) },
+    { label: 'get_objects(1000 ids)', body: JSON.stringify({ id: 1, method: 'get_objects', params: [ids] }) },
+    { label: 'get_full_accounts(50 names)', body: JSON.stringify({ id: 1, method: 'get_full_accounts', params: [names, false] }) },
+    { label: 'lookup_accounts("", 1000)', body: JSON.stringify({ id: 1, method: 'lookup_accounts', params: ['', 1000] }) },
+    { label: 'get_relative_account_history(busiest, 100)', body: JSON.stringify({ id: 1, method: 'call', params: ['history', 'get_relative_account_history', [c.busiest, 0, 100, start]] }) },
+  ];
+}
+
+function attack(spec: AttackSpec): { ready: Promise<number>; stop: () => Promise<AttackOutcome>; kill: () => Promise<number> } {
+  const w = new Worker(new URL('./attack-worker.js', import.meta.url), { workerData: spec });
+  const messages: unknown[] = [];
+  const waiters: { resolve: (m: unknown) => void; reject: (e: Error) => void }[] = [];
+  let failure: Error | undefined;
+  w.on('message', (m: unknown) => {
+    const next = waiters.shift();
+    if (next) next.resolve(m);
+    else messages.push(m);
+  });
+  // A crashed attacker thread fails the run, whoever is waiting.
+  w.on('error', (err) => {
+    failure = err;
+    for (const x of waiters.splice(0)) x.reject(err);
+  });
+  const next = async (): Promise<unknown> => {
+    const m = messages.length > 0 ? messages.shift() : await new Promise((resolve, reject) => (failure ? reject(failure) : waiters.push({ resolve, reject })));
+    if (m && typeof m === 'object' && 'failed' in m) throw new Error(`attackers failed: ${String(m.failed)}`);
+    return m;
+  };
+  return {
+    ready: next().then((m) => (m as { ready: number }).ready),
+    async stop() {
+      w.postMessage('stop');
+      const outcome = (await next()) as AttackOutcome;
+      await w.terminate();
+      return outcome;
+    },
+    kill: () => w.terminate(),
+  };
+}
+
+interface Plan {
+  readonly name: AdversarialName;
+  readonly description: string;
+  readonly spec: Omit<AttackSpec, 'url' | 'hardStopMs' | 'drainMs' | 'intervalMs'>;
+}
+
+function plans(o: AdversarialOptions, expensive: CallCost, largest: CallCost, flood: string): Plan[] {
+  const size = <T>(full: T, quick: T, tiny: T) => (o.size === 'tiny' ? tiny : o.size === 'quick' ? quick : full);
+  const conns = size(4, 4, 2);
+  const depth = size(99, 99, 10);
+  const flooders = size(8, 8, 2);
+  const floodDepth = size(50, 50, 8);
+  const nonreaders = size(20, 20, 4);
+  const asks = size(300, 100, 5);
+  return [
+    { name: 'adv-expensive', description: `${conns} connections each keeping 1 ${expensive.label} in flight`, spec: { mode: 'inflight', connections: conns, inflight: 1, bodies: [expensive.body], maxRequestsPerConnection: 0 } },
+    { name: 'adv-pipelined', description: `${conns} connections each pipelining ${depth} ${expensive.label}`, spec: { mode: 'inflight', connections: conns, inflight: depth, bodies: [expensive.body], maxRequestsPerConnection: 0 } },
+    { name: 'adv-flood', description: `${flooders} connections each keeping ${floodDepth} lookup_accounts("", 1000) in flight`, spec: { mode: 'inflight', connections: flooders, inflight: floodDepth, bodies: [flood], maxRequestsPerConnection: 0 } },
+    { name: 'adv-nonreaders', description: `${nonreaders} clients each sending up to ${asks} ${largest.label} (${(largest.replyBytes / 1024).toFixed(0)} KiB replies) and never reading`, spec: { mode: 'nonreader', connections: nonreaders, inflight: 0, bodies: [largest.body], maxRequestsPerConnection: asks } },
+  ];
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+const startNode = (o: AdversarialOptions) => startSystem('graphene-rpc', { dataDir: o.dataDir, workers: o.workers, nodeDefaults: true, ...(o.nodeDir ? { nodeDir: o.nodeDir } : {}) });
+
+/** Runs `f` on a fresh node, or on `shared` (--tiny: its figures mean nothing, its time counts). */
+async function withNode<T>(o: AdversarialOptions, shared: RunningSystem | undefined, f: (sys: RunningSystem) => Promise<T>): Promise<T> {
+  if (shared) return f(shared);
+  const sys = await startNode(o);
+  try {
+    return await f(sys);
+  } finally {
+    await sys.stop();
+  }
+}
+
+export async function runAdversarial(o: AdversarialOptions, chain: ChainSample): Promise<AdversarialReport> {
+  const shared = o.size === 'tiny' ? await startNode(o) : undefined;
+  try {
+    return await phases(o, chain, shared);
+  } finally {
+    await shared?.stop();
+  }
+}
+
+async function phases(o: AdversarialOptions, chain: ChainSample, shared: RunningSystem | undefined): Promise<AdversarialReport> {
+  const users = chain.users.slice(0, 50);
+  const defaults = serveOptions(o.nodeDir).defaults;
+  const maxBuffered = defaults.get('--max-buffered-bytes');
+  const report: AdversarialReport = {
+    system: '',
+    ...(o.nodeDir ? { nodeDir: o.nodeDir } : {}),
+    workers: o.workers,
+    durationMs: o.durationMs,
+    maxBufferedBytes: maxBuffered === undefined ? null : Number(maxBuffered),
+    targets: { ...TARGETS, rssBudgetMiB: o.rssBudgetMiB },
+    calls: [],
+    expensive: '',
+    idle: { p50: 0, p90: 0, p99: 0, p999: 0, max: 0, count: 0, errors: 0, unanswered: 0, closed: false, sendLagMaxMs: 0, clientLoopDelayMaxMs: 0 },
+    runs: [],
+  };
+  // Idle, and the cost of each candidate call, on a node of its own.
+  await withNode(o, shared, async (sys) => {
+    report.system = sys.name;
+    const url = `ws://127.0.0.1:${sys.port}/ws`;
+    o.log(`adversarial: prober idle on ${sys.name}…`);
+    report.idle = await probe(url, users, o.durationMs);
+    for (const c of candidates(chain)) report.calls.push(await cost(url, c.label, c.body, o.size === 'tiny' ? 1 : 3));
+  });
+  const legal = report.calls.filter((c) => c.error === undefined);
+  if (legal.length === 0) throw new Error(`no candidate call is legal on this node: ${report.calls.map((c) => `${c.label}: ${c.error}`).join('; ')}`);
+  const chosen = o.attackCall === undefined ? undefined : legal.find((c) => c.label.startsWith(`${o.attackCall}(`));
+  if (o.attackCall !== undefined && !chosen) throw new Error(`--attack-call: '${o.attackCall}' is none of the legal candidates (${legal.map((c) => c.label.slice(0, c.label.indexOf('('))).join(', ')})`);
+  const expensive = chosen ?? [...legal].sort((a, b) => b.medianMs - a.medianMs)[0]!;
+  const largest = [...legal].sort((a, b) => b.replyBytes - a.replyBytes)[0]!;
+  report.expensive = expensive.label;
+  const flood = JSON.stringify({ id: 1, method: 'lookup_accounts', params: ['', 1000] });
+  for (const plan of plans(o, expensive, largest, flood).filter((p) => o.scenarios.has(p.name))) {
+    await new Promise((r) => setTimeout(r, o.settleMs));
+    report.runs.push(
+      await withNode(o, shared, async (sys) => {
+        const url = `ws://127.0.0.1:${sys.port}/ws`;
+        o.log(`${plan.name} on ${sys.name}: ${plan.description}…`);
+        let rssMax = processUsage(sys.pid).rssBytes;
+        const sampler = setInterval(() => (rssMax = Math.max(rssMax, processUsage(sys.pid).rssBytes)), 50);
+        try {
+          const cpu0 = processUsage(sys.pid).cpuSeconds;
+          const t0 = performance.now();
+          const attackers = attack({
+            ...plan.spec,
+            url,
+            intervalMs: Math.max(5, o.durationMs / Math.max(1, plan.spec.maxRequestsPerConnection)),
+            hardStopMs: o.durationMs + PROBE_GRACE_MS + 30_000,
+            drainMs: Math.min(3000, o.durationMs),
+          });
+          let prober: ProberResult;
+          let outcome: AttackOutcome;
+          try {
+            await attackers.ready;
+            prober = await probe(url, users, o.durationMs);
+            outcome = await attackers.stop();
+          } catch (err) {
+            await attackers.kill();
+            throw err;
+          }
+          const secs = (performance.now() - t0) / 1000;
+          rssMax = Math.max(rssMax, processUsage(sys.pid).rssBytes);
+          return judge(plan, sys, prober, outcome, report, mib(rssMax), Math.round(((processUsage(sys.pid).cpuSeconds - cpu0) / secs) * 100));
+        } finally {
+          clearInterval(sampler);
+        }
+      }),
+    );
+  }
+  return report;
+}
+
+function judge(plan: Plan, sys: RunningSystem, prober: ProberResult, attackers: AttackOutcome, r: AdversarialReport, rssMaxMiB: number, nodeCpuPercent: number): AttackRun {
+  const ratio = r.idle.p99 > 0 ? Math.round((prober.p99 / r.idle.p99) * 10) / 10 : Infinity;
+  const failures: string[] = [];
+  if (prober.p99 > r.targets.proberP99Ms) failures.push(`prober p99 ${prober.p99} ms > ${r.targets.proberP99Ms} ms`);
+  if (ratio > r.targets.ratioToIdle) failures.push(`${ratio}× idle > ${r.targets.ratioToIdle}×`);
+  if (prober.errors > 0 || prober.unanswered > 0 || prober.closed) failures.push(`prober: ${prober.errors} errors, ${prober.unanswered} unanswered${prober.closed ? ', closed' : ''}`);
+  if (plan.name === 'adv-nonreaders' && rssMaxMiB > r.targets.rssBudgetMiB) failures.push(`RSS ${rssMaxMiB} MiB > ${r.targets.rssBudgetMiB} MiB`);
+  return {
+    scenario: plan.name,
+    system: sys.name,
+    attack: plan.description,
+    prober,
+    ratioToIdle: ratio,
+    pass: failures.length === 0,
+    failures,
+    attackers,
+    nodeRssMaxMiB: rssMaxMiB,
+    nodeCpuPercent,
+  };
+}
+
+export function printAdversarial(r: AdversarialReport): void {
+  console.log(`under attack: ${r.system}; prober idle p50 ${r.idle.p50} ms, p99 ${r.idle.p99} ms; attacks use ${r.expensive}`);
+  console.table(
+    r.runs.map((x) => ({
+      scenario: x.scenario,
+      'p50 ms': x.prober.p50,
+      'p99 ms': x.prober.p99,
+      '× idle p99': x.ratioToIdle,
+      'rss max MiB': x.nodeRssMaxMiB,
+      'client lag max ms': x.prober.clientLoopDelayMaxMs,
+      result: x.pass ? 'pass' : `FAIL: ${x.failures.join('; ')}`,
+      attackers: attackersLine(x.attackers),
+    })),
+  );
+}

@@ -1,0 +1,135 @@
+// The attackers of the adversarial scenarios (bench/adversarial.ts), in their own worker thread so
+// that their work on big replies does not delay the prober's clock. Two modes: connections that keep
+// N calls in flight (closed loop: each reply, served or refused, sends the next), and connections
+// that send requests for large replies and never read (their sockets paused) until told to stop,
+// then read what the node kept for them, for a bounded time. Bounded in time and in requests.
+import { parentPort, workerData } from 'node:worker_threads';
+import WebSocket from 'ws';
+
+export interface AttackSpec {
+  readonly mode: 'inflight' | 'nonreader';
+  readonly url: string;
+  readonly connections: number;
+  /** inflight: calls each connection keeps in flight */
+  readonly inflight: number;
+  /** request texts, cycled through */
+  readonly bodies: readonly string[];
+  /** nonreader: requests each connection sends, at most */
+  readonly maxRequestsPerConnection: number;
+  /** nonreader: ms between a connection's requests, spreading them over the attack */
+  readonly intervalMs: number;
+  /** stop by itself after this long even if never told to */
+  readonly hardStopMs: number;
+  /** nonreader: how long to read what the node held, after the stop */
+  readonly drainMs: number;
+}
+
+export interface AttackOutcome {
+  connections: number;
+  sent: number;
+  /** replies with a result */
+  served: number;
+  /** replies with an error, by error code */
+  refused: Record<string, number>;
+  /** connections the node closed (or reset), by close code */
+  closedByNode: Record<string, number>;
+  connectFailed: number;
+  /** replies not received by the end (nonreaders: not even once they read) */
+  unanswered: number;
+}
+
+const spec = workerData as AttackSpec;
+const outcome: AttackOutcome = { connections: 0, sent: 0, served: 0, refused: {}, closedByNode: {}, connectFailed: 0, unanswered: 0 };
+let stopping = false;
+let cursor = 0;
+const nextBody = () => spec.bodies[cursor++ % spec.bodies.length]!;
+
+// Error replies are small; a big reply is a result, and is not searched.
+function count(text: string): void {
+  const error = text.length < 65_536 ? /"error":\{"code":(-?\d+)/.exec(text) : null;
+  if (error) outcome.refused[error[1]!] = (outcome.refused[error[1]!] ?? 0) + 1;
+  else outcome.served++;
+}
+
+interface Attacker {
+  ws: WebSocket;
+  outstanding: number;
+  closed: boolean;
+  sentHere: number;
+  /** closed by the attacker itself, at the end */
+  ours: boolean;
+}
+
+function open(): Promise<Attacker | undefined> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(spec.url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+    const a: Attacker = { ws, outstanding: 0, closed: false, sentHere: 0, ours: false };
+    ws.on('message', (data) => {
+      a.outstanding--;
+      count(data.toString());
+      if (spec.mode === 'inflight' && !stopping) send(a);
+    });
+    ws.on('close', (code) => {
+      if (!a.closed && !a.ours) outcome.closedByNode[String(code)] = (outcome.closedByNode[String(code)] ?? 0) + 1;
+      a.closed = true;
+    });
+    ws.on('error', (err: NodeJS.ErrnoException) => {
+      // A reset or refused connection: counted as closed by the node (or as a failed connect).
+      if (ws.readyState === WebSocket.CONNECTING) {
+        outcome.connectFailed++;
+        resolve(undefined);
+      } else if (!a.closed && !a.ours) outcome.closedByNode[err.code ?? 'error'] = (outcome.closedByNode[err.code ?? 'error'] ?? 0) + 1;
+      a.closed = true;
+    });
+    ws.once('open', () => resolve(a));
+  });
+}
+
+function send(a: Attacker): void {
+  if (a.closed || a.ws.readyState !== WebSocket.OPEN) return;
+  a.ws.send(nextBody());
+  a.outstanding++;
+  a.sentHere++;
+  outcome.sent++;
+}
+
+async function main(): Promise<void> {
+  const attackers = (await Promise.all(Array.from({ length: spec.connections }, open))).filter((a): a is Attacker => a !== undefined);
+  outcome.connections = attackers.length;
+  let nonreaderTimer: NodeJS.Timeout | undefined;
+  if (spec.mode === 'inflight') {
+    for (const a of attackers) for (let i = 0; i < spec.inflight; i++) send(a);
+  } else {
+    for (const a of attackers) a.ws.pause();
+    // Requests spread over the attack, so that the node is asked for more all along, up to the bound.
+    const tick = () => {
+      for (const a of attackers) if (a.sentHere < spec.maxRequestsPerConnection) send(a);
+      if (!stopping && attackers.some((a) => !a.closed && a.sentHere < spec.maxRequestsPerConnection)) nonreaderTimer = setTimeout(tick, spec.intervalMs);
+    };
+    tick();
+  }
+  parentPort!.postMessage({ ready: attackers.length });
+  await new Promise<void>((resolve) => {
+    const hard = setTimeout(resolve, spec.hardStopMs);
+    parentPort!.once('message', () => {
+      clearTimeout(hard);
+      resolve();
+    });
+  });
+  stopping = true;
+  clearTimeout(nonreaderTimer);
+  if (spec.mode === 'nonreader') {
+    // What the node still holds for them: read it for a bounded time.
+    for (const a of attackers) a.ws.resume();
+    const until = Date.now() + spec.drainMs;
+    while (Date.now() < until && attackers.some((a) => !a.closed && a.outstanding > 0)) await new Promise((r) => setTimeout(r, 20));
+  }
+  for (const a of attackers) {
+    outcome.unanswered += Math.max(0, a.outstanding);
+    a.ours = true;
+    a.ws.terminate();
+  }
+  parentPort!.postMessage(outcome);
+}
+
+main().catch((err: unknown) => parentPort!.postMessage({ failed: err instanceof Error ? err.stack ?? err.message : String(err) }));

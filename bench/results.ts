@@ -1,0 +1,98 @@
+// The benchmark's result shapes: what bench/run.ts measures and bench/report.ts draws. Kept apart
+// from both so that the report reads results without importing the runner.
+import type { SystemKind } from './systems.js';
+import type { AttackOutcome } from './attack-worker.js';
+
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  count: number;
+}
+
+export interface RunResult {
+  scenario: string;
+  system: string;
+  kind: SystemKind;
+  workers?: number;
+  loop: 'closed' | 'open';
+  /** open loop: the offered rate, requests/s */
+  offeredRate?: number;
+  throughput: number;
+  /** latency in ms, per request kind */
+  latency: Record<string, Percentiles>;
+  sent: number;
+  completed: number;
+  errors: number;
+  nodeCpuPercent: number;
+  nodeRssMiB: number;
+  generatorUtilisation: number;
+}
+
+export interface BenchReport {
+  started: string;
+  quick: boolean;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
+  chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number };
+  settings: Record<string, unknown>;
+  runs: RunResult[];
+  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
+  idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
+  capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
+  adversarial?: AdversarialReport;
+}
+
+/** The prober's latency (ms) and what went wrong for it. */
+export interface ProberResult extends Percentiles {
+  errors: number;
+  /** calls with no reply within the grace after the last send (counted in the latency at their age) */
+  unanswered: number;
+  closed: boolean;
+  /** the latest a probe left after its scheduled time (the prober's own thread was late) */
+  sendLagMaxMs: number;
+  /** the prober thread's longest event-loop delay while it measured: above a few ms, the client, not the node, was starved */
+  clientLoopDelayMaxMs: number;
+}
+
+/** A candidate "most expensive legal call", timed alone. */
+export interface CallCost {
+  label: string;
+  body: string;
+  medianMs: number;
+  replyBytes: number;
+  /** the node refused it (not legal under its defaults) */
+  error?: string;
+}
+
+export interface AttackRun {
+  scenario: string;
+  system: string;
+  attack: string;
+  prober: ProberResult;
+  /** prober p99 under attack / idle p99 */
+  ratioToIdle: number;
+  pass: boolean;
+  failures: string[];
+  attackers: AttackOutcome;
+  nodeRssMaxMiB: number;
+  nodeCpuPercent: number;
+}
+
+/** The adversarial scenarios (issue 12), run on graphene-rpc only. */
+export interface AdversarialReport {
+  system: string;
+  /** --node-dir: the checkout whose node ran */
+  nodeDir?: string;
+  workers: number;
+  durationMs: number;
+  /** the node's --max-buffered-bytes default; null when it has no such option */
+  maxBufferedBytes: number | null;
+  targets: { proberP99Ms: number; ratioToIdle: number; rssBudgetMiB: number };
+  calls: CallCost[];
+  /** the label of the slowest legal call, the one the attacks use */
+  expensive: string;
+  idle: ProberResult;
+  runs: AttackRun[];
+}

@@ -1,0 +1,127 @@
+// The one list of calls about subsystems this chain does not keep (markets, liquidity pools, SameT
+// funds, credit offers and deals, committee members, workers, proposals, withdraw permissions, HTLCs,
+// tickets, blinded, vesting and genesis balances, vote tallies). Each keeps Core's argument
+// conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
+// answers on a chain where no such object exists.
+//
+// Keyed by API set, then method; each set's entries are checked against its API-set table, so a
+// misspelt method is a compile error. The worker handlers of the fixed answers write them from here
+// (workers/handlers/unkept-answers.ts); the README section "Functions about subsystems this chain
+// does not have" and test/unkept.test.ts are kept to exactly this list.
+//
+// A leaf module: it imports only the API-set tables.
+import type { databaseApi } from './sets/database.js';
+import type { historyApi } from './sets/history.js';
+
+/**
+ * What the call answers once its arguments pass:
+ * - `[]`, `null`, `0`: that JSON;
+ * - `null for each`: a list with one `null` per id or symbol asked for;
+ * - `empty order book`: `{"base":…,"quote":…,"bids":[],"asks":[]}`, the symbols as given;
+ * - `empty ticker`: head block time, both symbols, every price and volume `"0"`;
+ * - `no volume`: head block time, both symbols, both volumes `"0"`.
+ */
+export type UnkeptAnswer = '[]' | 'null' | '0' | 'null for each' | 'empty order book' | 'empty ticker' | 'no volume';
+
+export interface Unkept {
+  readonly answer: UnkeptAnswer;
+  /** what this chain does not keep, in a few words */
+  readonly why: string;
+}
+
+type EntriesFor<S extends { readonly methods: object }> = { readonly [M in keyof S['methods']]?: Unkept };
+
+const NO_MARKETS = 'no limit orders, call orders, settlements or trades';
+const NO_MPA = 'no market-issued assets';
+const NO_POOLS = 'no liquidity pools';
+const NO_SAMET = 'no SameT funds';
+const NO_CREDIT = 'no credit offers or deals';
+const NO_COMMITTEE = 'no committee members';
+const NO_WORKERS = 'no workers';
+const NO_WITHDRAW = 'no withdraw permissions';
+const NO_HTLC = 'no HTLCs';
+const NO_TICKETS = 'no tickets';
+
+export const UNKEPT = {
+  database: {
+    // Accounts
+    get_top_voters: { answer: '[]', why: 'votes are not tallied' },
+    // Balances
+    get_balance_objects: { answer: '[]', why: 'genesis balances are credited directly; none to claim' },
+    get_vested_balances: { answer: '[]', why: 'no genesis balance objects (any 1.15.x id: "Unable to find Object")' },
+    get_vesting_balances: { answer: '[]', why: 'no vesting balances' },
+    // Markets
+    get_order_book: { answer: 'empty order book', why: NO_MARKETS },
+    get_limit_orders: { answer: '[]', why: NO_MARKETS },
+    get_limit_orders_by_account: { answer: '[]', why: NO_MARKETS },
+    get_account_limit_orders: { answer: '[]', why: NO_MARKETS },
+    get_call_orders_by_account: { answer: '[]', why: NO_MPA },
+    get_settle_orders: { answer: '[]', why: NO_MPA },
+    get_settle_orders_by_account: { answer: '[]', why: NO_MPA },
+    get_margin_positions: { answer: '[]', why: NO_MPA },
+    get_ticker: { answer: 'empty ticker', why: NO_MARKETS },
+    get_24_volume: { answer: 'no volume', why: NO_MARKETS },
+    get_top_markets: { answer: '[]', why: NO_MARKETS },
+    get_trade_history: { answer: '[]', why: NO_MARKETS },
+    get_trade_history_by_sequence: { answer: '[]', why: NO_MARKETS },
+    // Liquidity pools
+    list_liquidity_pools: { answer: '[]', why: NO_POOLS },
+    get_liquidity_pools_by_asset_a: { answer: '[]', why: NO_POOLS },
+    get_liquidity_pools_by_asset_b: { answer: '[]', why: NO_POOLS },
+    get_liquidity_pools_by_one_asset: { answer: '[]', why: NO_POOLS },
+    get_liquidity_pools_by_both_assets: { answer: '[]', why: NO_POOLS },
+    get_liquidity_pools: { answer: 'null for each', why: NO_POOLS },
+    get_liquidity_pools_by_share_asset: { answer: 'null for each', why: NO_POOLS },
+    get_liquidity_pools_by_owner: { answer: '[]', why: NO_POOLS },
+    // SameT funds
+    list_samet_funds: { answer: '[]', why: NO_SAMET },
+    get_samet_funds_by_owner: { answer: '[]', why: NO_SAMET },
+    get_samet_funds_by_asset: { answer: '[]', why: NO_SAMET },
+    // Credit offers and deals
+    list_credit_offers: { answer: '[]', why: NO_CREDIT },
+    get_credit_offers_by_owner: { answer: '[]', why: NO_CREDIT },
+    get_credit_offers_by_asset: { answer: '[]', why: NO_CREDIT },
+    list_credit_deals: { answer: '[]', why: NO_CREDIT },
+    get_credit_deals_by_offer_id: { answer: '[]', why: NO_CREDIT },
+    get_credit_deals_by_offer_owner: { answer: '[]', why: NO_CREDIT },
+    get_credit_deals_by_borrower: { answer: '[]', why: NO_CREDIT },
+    get_credit_deals_by_debt_asset: { answer: '[]', why: NO_CREDIT },
+    get_credit_deals_by_collateral_asset: { answer: '[]', why: NO_CREDIT },
+    // Committee members (the store's 1.5.x objects are read, and there are none)
+    get_committee_members: { answer: 'null for each', why: NO_COMMITTEE },
+    get_committee_member_by_account: { answer: 'null', why: NO_COMMITTEE },
+    lookup_committee_member_accounts: { answer: '[]', why: NO_COMMITTEE },
+    get_committee_count: { answer: '0', why: NO_COMMITTEE },
+    // Workers (get_worker_count counts the store's 1.14.x objects, and there are none)
+    get_all_workers: { answer: '[]', why: NO_WORKERS },
+    get_workers_by_account: { answer: '[]', why: NO_WORKERS },
+    get_worker_count: { answer: '0', why: NO_WORKERS },
+    // Proposed transactions
+    get_proposed_transactions: { answer: '[]', why: 'no proposals' },
+    // Blinded balances
+    get_blinded_balances: { answer: '[]', why: 'no blinded balances' },
+    // Withdrawals
+    get_withdraw_permissions_by_giver: { answer: '[]', why: NO_WITHDRAW },
+    get_withdraw_permissions_by_recipient: { answer: '[]', why: NO_WITHDRAW },
+    // HTLC (get_htlc reads the store's 1.16.x objects, and there are none)
+    get_htlc: { answer: 'null', why: NO_HTLC },
+    get_htlc_by_from: { answer: '[]', why: NO_HTLC },
+    get_htlc_by_to: { answer: '[]', why: NO_HTLC },
+    list_htlcs: { answer: '[]', why: NO_HTLC },
+    // Tickets
+    list_tickets: { answer: '[]', why: NO_TICKETS },
+    get_tickets_by_account: { answer: '[]', why: NO_TICKETS },
+  },
+  history: {
+    // The market_history plugin's calls, served as Core with the plugin on a chain without markets.
+    get_fill_order_history: { answer: '[]', why: NO_MARKETS },
+    get_market_history: { answer: '[]', why: NO_MARKETS },
+    get_liquidity_pool_history: { answer: '[]', why: NO_POOLS },
+    get_liquidity_pool_history_by_sequence: { answer: '[]', why: NO_POOLS },
+  },
+} as const satisfies {
+  readonly database: EntriesFor<typeof databaseApi>;
+  readonly history: EntriesFor<typeof historyApi>;
+};
+
+export type UnkeptTable = typeof UNKEPT;

@@ -1,0 +1,51 @@
+// Object ids, "space.type.instance" (protocol/object_id.hpp): the one parser. It names what is wrong
+// instead of throwing, because each caller answers in its own terms: the API's argument converter
+// with the fc assertion Core raises, the serializer with the field path, the evaluators with a
+// chain error. A leaf module: it imports nothing.
+
+export interface ObjectIdParts {
+  space: number;
+  type: number;
+  instance: number;
+}
+
+/** What is wrong with a text that should be an object id, in the order object_id.hpp checks it. */
+export type ObjectIdFault =
+  | 'not-a-string'
+  | 'missing-first-dot'
+  | 'missing-space'
+  | 'missing-second-dot'
+  | 'missing-type'
+  | 'not-a-number'
+  | 'space-or-type-out-of-range'
+  | 'instance-out-of-range';
+
+/** Graphene ids are 8-bit space, 8-bit type, 48-bit instance. */
+export const MAX_SPACE_OR_TYPE = 0xff;
+export const MAX_INSTANCE = 0xffffffffffff;
+
+const DIGITS = /^\d+$/;
+
+/** The parts of an object id, or what is wrong with it. */
+export function readObjectId(v: unknown): ObjectIdParts | ObjectIdFault {
+  if (typeof v !== 'string') return 'not-a-string';
+  const first = v.indexOf('.');
+  if (first < 0) return 'missing-first-dot';
+  if (first === 0) return 'missing-space';
+  const second = v.indexOf('.', first + 1);
+  if (second < 0) return 'missing-second-dot';
+  if (second === first + 1) return 'missing-type';
+  const parts = [v.slice(0, first), v.slice(first + 1, second), v.slice(second + 1)];
+  if (!parts.every((p) => DIGITS.test(p))) return 'not-a-number';
+  // Beyond 2^53 a part loses precision, but it stays above the limits it is compared with.
+  const [space, type, instance] = parts.map(Number) as [number, number, number];
+  if (space > MAX_SPACE_OR_TYPE || type > MAX_SPACE_OR_TYPE) return 'space-or-type-out-of-range';
+  if (instance > MAX_INSTANCE) return 'instance-out-of-range';
+  return { space, type, instance };
+}
+
+/** The parts of a well-formed id, or undefined. */
+export function objectIdParts(v: unknown): ObjectIdParts | undefined {
+  const id = readObjectId(v);
+  return typeof id === 'string' ? undefined : id;
+}

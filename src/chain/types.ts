@@ -1,0 +1,32 @@
+// The data shapes the chain modules pass to one another: transactions as clients send them, and
+// what one applied change did. They live here, below every chain module, so that the writer, its
+// working state and the evaluators import them without importing each other (imports flow one way:
+// producer → writer → evaluators → state → store).
+
+export type OperationJson = [number, Record<string, unknown>];
+export type OperationResult = [number, unknown];
+
+/** A transaction as clients send it (signed_transaction JSON). */
+export interface SignedTransactionJson {
+  ref_block_num: number;
+  ref_block_prefix: number;
+  expiration: string;
+  operations: OperationJson[];
+  extensions: unknown[];
+  signatures: string[];
+}
+
+/** What one applied change did, for the change feed (notices build on it). */
+export interface ChangeSet {
+  created: string[];
+  changed: string[];
+  removed: string[];
+  /** the served JSON of every created and changed object, by id */
+  json: Map<string, string>;
+  /**
+   * Accounts each batch concerns (Core's get_relevant_accounts over the batch's objects): the
+   * notices of a block go to every session subscribed to one of them.
+   */
+  createdAccounts: Set<number>;
+  changedAccounts: Set<number>;
+}

@@ -1,0 +1,81 @@
+// One login attempt, the same for the login API's `login` and for Basic credentials at connect:
+// throttled (login-throttle.ts), checked as Core checks it (access.ts), and held to the user's
+// `max_connections` from the access file.
+import { RPC, RpcError, limitError } from '../errors.js';
+import { grantFor, type AccessPolicy, type Grant } from '../access.js';
+import type { Session } from '../session/session.js';
+import { pause, type LoginThrottle } from './login-throttle.js';
+
+export interface LoginServices {
+  /** the access rules in force; replaced whole when the access file is reloaded */
+  policy: AccessPolicy;
+  readonly throttle: LoginThrottle;
+  readonly users: UserSessions;
+}
+
+/** Checks `user`/`password` after the wait the throttle asks for; counts a failure. */
+export async function attemptLogin(svc: LoginServices, address: string, user: string, password: string): Promise<Grant | undefined> {
+  await pause(await svc.throttle.delayFor(address, user));
+  const grant = grantFor(svc.policy, user, password);
+  if (!grant) await svc.throttle.failed(address, user);
+  return grant;
+}
+
+/**
+ * Sessions logged in per access entry (a listed user, or '*' for everyone the wildcard entry lets
+ * in), for the entry's `max_connections`. A session counts for the entry it last logged in with,
+ * until it logs in again, logs out or closes. Keyed by entry, not by the name given, so that names
+ * invented under '*' cannot grow it.
+ */
+export class UserSessions {
+  private readonly counts = new Map<string, number>();
+  private readonly of = new WeakMap<Session, string>();
+
+  /** Counts `s` under `user`, unless that would pass `max`; the session's previous name is released. */
+  enter(s: Session, user: string, max: number | undefined): boolean {
+    const before = this.of.get(s);
+    const n = this.counts.get(user) ?? 0;
+    if (max !== undefined && before !== user && n >= max) return false;
+    this.leave(s);
+    this.counts.set(user, (this.counts.get(user) ?? 0) + 1);
+    if (before === undefined) s.onClose(() => this.leave(s));
+    this.of.set(s, user);
+    return true;
+  }
+
+  leave(s: Session): void {
+    const user = this.of.get(s);
+    if (user === undefined) return;
+    this.of.delete(s);
+    const n = (this.counts.get(user) ?? 1) - 1;
+    if (n <= 0) this.counts.delete(user);
+    else this.counts.set(user, n);
+  }
+
+  count(user: string): number {
+    return this.counts.get(user) ?? 0;
+  }
+}
+
+/**
+ * Makes a successful login the session's: its user name and limits (the API sets are the caller's,
+ * as the two login variants grant them differently). Throws -32014 when the user is at its
+ * `max_connections`.
+ */
+export function takeLogin(svc: LoginServices, s: Session, grant: Grant): void {
+  const max = grant.limits.maxConnections;
+  // Only entries with a limit are counted: every anonymous HTTP request logs in, and need not pay for it.
+  if (max === undefined) svc.users.leave(s);
+  else if (!svc.users.enter(s, grant.entry, max)) throw new RpcError(limitError(RPC.TOO_MANY_CONNECTIONS, `${max} for this user: max_connections`));
+  s.entry = grant.entry;
+  s.limits = grant.limits;
+}
+
+const NONE = Object.freeze({});
+
+/** A failed login or a logout: the session is nobody's. */
+export function dropLogin(svc: LoginServices, s: Session): void {
+  svc.users.leave(s);
+  s.entry = undefined;
+  s.limits = NONE;
+}

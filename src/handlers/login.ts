@@ -1,0 +1,138 @@
+// login_api handlers (api.cpp:56-375 for the current variant, api.cpp@6.0.2 for the legacy one), and
+// the dummy set. They run in the front end because they read and change session state; each returns
+// the JSON value of its result.
+import { applicationOptions } from '../config.js';
+import { ASSERT, RpcError, assertError, legacyGetterAssert } from '../errors.js';
+import { asString } from '../api/params.js';
+import type { loginApiCurrent, loginApiLegacy, dummyApi } from '../api/sets/login.js';
+import type { HandlerTable } from '../api/types.js';
+import { UNKEPT } from '../api/unkept.js';
+import type { FrontHandler } from './types.js';
+import { attemptLogin, dropLogin, takeLogin } from './login-flow.js';
+
+/**
+ * Said in get_config after Core's application options: the calls that answer as Core does on a
+ * chain without such objects, because this chain does not keep them (src/api/unkept.ts). A client
+ * or operator can tell an empty answer that means "none" from one that means "not kept here".
+ */
+const ANSWERED_WITHOUT_DATA = Object.fromEntries(Object.entries(UNKEPT).map(([set, methods]) => [set, Object.keys(methods)]));
+
+const where = (method: string) => ({ file: 'login_api', method });
+
+/** Getter names whose API set needs a plugin this node does not run, and Core's message for it. */
+const PLUGIN_MISSING: Readonly<Record<string, string>> = {
+  custom_operations: ASSERT.CUSTOM_OPERATIONS_PLUGIN,
+};
+
+function currentGetter(setName: string): FrontHandler {
+  return ({ session: s }) => {
+    if (!s.allowed.includes(`${setName}_api`)) throw new RpcError(assertError(ASSERT.ACCESS_DENIED, {}, where(setName)));
+    const plugin = PLUGIN_MISSING[setName];
+    if (plugin) throw new RpcError(assertError(plugin, {}, where(setName)));
+    return s.register(setName);
+  };
+}
+
+function legacyGetter(setName: string): FrontHandler {
+  return ({ session: s }) => {
+    // Legacy getters assert that the API object exists, i.e. that a login enabled it.
+    if (!s.allowed.includes(`${setName}_api`) || PLUGIN_MISSING[setName]) {
+      throw new RpcError(assertError(legacyGetterAssert(`${setName}_api`), {}, where(setName)));
+    }
+    return s.register(setName);
+  };
+}
+
+const optionalString = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : asString(v));
+
+const getters = {
+  block: currentGetter('block'),
+  network_broadcast: currentGetter('network_broadcast'),
+  database: currentGetter('database'),
+  history: currentGetter('history'),
+  network_node: currentGetter('network_node'),
+  crypto: currentGetter('crypto'),
+  asset: currentGetter('asset'),
+  orders: currentGetter('orders'),
+  debug: currentGetter('debug'),
+};
+
+export const currentLoginHandlers = {
+  login(call, [u, p]) {
+    const user = optionalString(u);
+    const password = optionalString(p);
+    // Both missing: the login API's own ID, hard-coded for backward compatibility.
+    if (user === undefined && password === undefined) return 1;
+    if (user === undefined || password === undefined) throw new RpcError(assertError(ASSERT.LOGIN_BOTH_REQUIRED, {}, where('login')));
+    const { session, services } = call;
+    // Held: the connection's next requests run once this login has changed the session.
+    return session.holding(
+      attemptLogin(services.login, session.address, user, password).then((grant) => {
+        // A failed login revokes what the session had.
+        session.allowed = [];
+        dropLogin(services.login, session);
+        if (!grant) return false;
+        takeLogin(services.login, session, grant);
+        session.allowed = grant.allowed;
+        return true;
+      }),
+    );
+  },
+  logout({ session, services }) {
+    session.allowed = [];
+    dropLogin(services.login, session);
+    return false;
+  },
+  get_info({ services }) {
+    return services.config.apiNodeInfo;
+  },
+  get_config({ session, services }) {
+    if (session.allowed.length === 0) throw new RpcError(assertError(ASSERT.CONFIG_DENIED, {}, where('get_config')));
+    const c = services.config;
+    // Core's options first, in its order; then this node's own limits, which Core does not have.
+    return {
+      ...applicationOptions(c),
+      max_ids_per_call: c.maxIdsPerCall,
+      max_reply_bytes: c.maxReplyBytes,
+      call_budget_ms: c.callBudgetMs,
+      calls_answered_without_data: ANSWERED_WITHOUT_DATA,
+    };
+  },
+  get_available_api_sets({ session }) {
+    return session.allowed;
+  },
+  ...getters,
+  custom_operations: currentGetter('custom_operations'),
+} satisfies HandlerTable<typeof loginApiCurrent, 'front', FrontHandler>;
+
+export const legacyLoginHandlers = {
+  login({ session: s, services }, [u, p]) {
+    const user = asString(u);
+    const password = asString(p);
+    return s.holding(
+      attemptLogin(services.login, s.address, user, password).then((grant) => {
+        // A failed legacy login revokes nothing.
+        if (!grant) return false;
+        takeLogin(services.login, s, grant);
+        // Success enables each allowed set anew (re-creating its API object), on top of what was enabled.
+        for (const name of grant.allowed) s.getterIds.delete(name.replace(/_api$/, ''));
+        s.allowed = [...new Set([...s.allowed, ...grant.allowed])].sort();
+        return true;
+      }),
+    );
+  },
+  block: legacyGetter('block'),
+  network_broadcast: legacyGetter('network_broadcast'),
+  database: legacyGetter('database'),
+  history: legacyGetter('history'),
+  network_node: legacyGetter('network_node'),
+  crypto: legacyGetter('crypto'),
+  asset: legacyGetter('asset'),
+  orders: legacyGetter('orders'),
+  debug: legacyGetter('debug'),
+} satisfies HandlerTable<typeof loginApiLegacy, 'front', FrontHandler>;
+
+/** dummy_api: what ID 0 answers when the session may not use the database API. */
+export const dummyHandlers = {
+  dummy: () => false,
+} satisfies HandlerTable<typeof dummyApi, 'front', FrontHandler>;

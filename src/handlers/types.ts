@@ -1,0 +1,37 @@
+// What a front-end handler gets: the calling session (connection state), the request, and the node's
+// services. Handlers that run here read or change connection state (login, subscriptions) or node
+// state that has one owner in the front end's thread (the block producer, the chain writer).
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { BlockProducer } from '../chain/producer.js';
+import type { ChainStore } from '../chain/store.js';
+import type { RpcRequest } from '../protocol/jsonrpc.js';
+import type { Session } from '../session/session.js';
+import type { SubscriptionHub } from '../subscriptions/hub.js';
+import type { ChainLookups } from '../pool/lookups.js';
+import type { Confirmations } from './confirmations.js';
+import type { LoginServices } from './login-flow.js';
+
+export interface Services {
+  readonly config: Config;
+  /** the login check (with the access rules in force), its throttle and the per-user session counts */
+  readonly login: LoginServices;
+  readonly producer: BlockProducer;
+  readonly confirmations: Confirmations;
+  readonly subscriptions: SubscriptionHub;
+  readonly chain: ChainLookups;
+  /** the writable store: only for node-local state outside blocks (the peer list) */
+  readonly store: ChainStore;
+  /** tells the workers that the store changed, so their next reads see it */
+  readonly storeChanged: () => void;
+  readonly log: Logger;
+}
+
+export interface FrontCall {
+  readonly session: Session;
+  readonly request: RpcRequest;
+  readonly services: Services;
+}
+
+/** A front-end handler: returns the result's JSON value (or a promise of it); throws RpcError to fail. */
+export type FrontHandler = (call: FrontCall, args: unknown[]) => unknown;

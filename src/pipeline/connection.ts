@@ -1,0 +1,123 @@
+// A connection as the transport sees it: it opens a session (with the automatic login at connect),
+// takes each message through the pipeline, and queues the reply in the session's order. The
+// transport knows only this interface, never API sets or sessions' insides.
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { grantFor, type AccessPolicy } from '../access.js';
+import { attemptLogin, takeLogin, type LoginServices } from '../handlers/login-flow.js';
+import { httpStatusFor, type WireError } from '../errors.js';
+import { invalidReply } from '../protocol/jsonrpc.js';
+import { Session, type Reply, type Transport } from '../session/session.js';
+import type { Call } from './types.js';
+import type { Pipeline } from './pipeline.js';
+import type { Grant } from '../access.js';
+
+export type { Reply, Transport };
+
+/** Credentials from an `Authorization: Basic` header; 'malformed' when it could not be decoded. */
+export type Credentials = { readonly user: string; readonly password: string } | 'malformed' | undefined;
+
+/**
+ * A connection that keeps sending while this many times over --max-pending-calls-per-connection
+ * is closed (WebSocket close 1013, try again later): refusing each call one by one would still let
+ * it make the node buffer a refusal per message.
+ */
+export const CLOSE_AT_PENDING_MULTIPLE = 2;
+
+export interface Connection {
+  readonly log: Logger;
+  readonly isClosed: boolean;
+  /** requests whose replies have not been handed to the transport yet */
+  readonly pending: number;
+  /** One inbound message. Returns false when the connection should be closed (see CLOSE_AT_PENDING_MULTIPLE). */
+  receive(text: string): boolean;
+  /** Answers a message the transport refused before reading it (too big), in reply order, with `"id":null`. */
+  refuse(error: WireError): void;
+  close(): void;
+}
+
+/** Opens a connection; `address` is the client's (after --trusted-proxies), for limits and logs. */
+export type ConnectionFactory = (transport: Transport, credentials: Credentials, address: string, sink: (reply: Reply) => void) => Connection;
+
+/** The automatic login's outcome: the session starts with what it grants (nothing for a failure). */
+function begin(login: LoginServices, session: Session, grant: Grant | undefined): void {
+  let allowed: readonly string[] = [];
+  if (grant) {
+    try {
+      takeLogin(login, session, grant);
+      allowed = grant.allowed;
+    } catch (err) {
+      session.log.warn({ err }, 'login at connect refused');
+    }
+  }
+  session.begin(allowed);
+}
+
+/** One message through the pipeline; its reply, at once or when the call is done. */
+function replyOf(pipeline: Pipeline, call: Call): Reply | Promise<Reply> {
+  const step = pipeline.handle(call);
+  return step instanceof Promise ? step.then(() => call.reply!) : call.reply!;
+}
+
+// A class rather than an object of closures: an HTTP request opens one of these per call.
+class PipelineConnection implements Connection {
+  constructor(
+    private readonly session: Session,
+    private readonly pipeline: Pipeline,
+    private readonly closeAt: number,
+  ) {}
+
+  get log(): Logger {
+    return this.session.log;
+  }
+
+  get isClosed(): boolean {
+    return this.session.isClosed;
+  }
+
+  get pending(): number {
+    return this.session.pending;
+  }
+
+  receive(text: string): boolean {
+    const { session } = this;
+    if (session.isClosed) return false;
+    const call: Call = { session, text, arrived: performance.now() };
+    // Behind a login in progress, the request runs once it is done (in arrival order).
+    const held = session.held;
+    session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call));
+    return session.transport === 'http' || session.pending < this.closeAt;
+  }
+
+  refuse(error: WireError): void {
+    this.session.enqueue({ body: invalidReply(error), status: httpStatusFor(error) });
+  }
+
+  close(): void {
+    this.session.close();
+  }
+}
+
+export function connections(config: Config, login: LoginServices, pipeline: Pipeline, log: Logger): ConnectionFactory {
+  const closeAt = config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
+  return (transport, credentials, address, sink) => {
+    const session = new Session(transport, address, config.loginApiVariant, log, sink);
+    // Automatic login at connect (application.cpp new_connection): Basic credentials, else ("", "").
+    // A malformed Authorization header counts as a failed login: the session gets no API sets.
+    // Credentials are a password guess like any other: throttled, so the session's requests wait.
+    if (credentials === 'malformed') begin(login, session, undefined);
+    else if (credentials === undefined) begin(login, session, grantFor(login.policy, '', ''));
+    else {
+      session.holding(
+        attemptLogin(login, address, credentials.user, credentials.password).then(
+          (grant) => begin(login, session, grant),
+          (err: unknown) => {
+            session.log.error({ err }, 'login at connect failed');
+            begin(login, session, undefined);
+          },
+        ),
+      );
+    }
+    return new PipelineConnection(session, pipeline, closeAt);
+  };
+}

@@ -1,0 +1,50 @@
+// The cost class of a pool call, from its method and the size of its arguments, before it runs:
+// heavy calls are scheduled one to a task and never take the last worker (src/pool/scheduler.ts).
+// Cheap to compute on purpose: a look at the arguments, no parsing of their contents.
+import type { Target } from '../dispatch/route.js';
+import type { CostClass } from '../pool/scheduler.js';
+
+/**
+ * A list argument longer than this (ids, names, keys, operation types) makes a call heavy. 100, as
+ * Core's usual page size: a page of that size costs well under a millisecond here, and is what
+ * wallets and exchanges ask for all day; a list ten times longer is what an attacker sends.
+ */
+export const LIGHT_LIST_MAX = 100;
+/** A `limit` (or range) argument above this makes a call heavy: it asks for more than a usual page. */
+export const LIGHT_LIMIT_MAX = 100;
+
+/** Calls that are heavy whatever their arguments: they run authority searches. */
+const HEAVY_METHODS: ReadonlySet<string> = new Set([
+  'get_required_signatures',
+  'get_potential_signatures',
+  'get_potential_address_signatures',
+  'verify_authority',
+  'verify_account_authority',
+  'get_required_fees',
+]);
+
+/** Whether a value, as fc would read it as a number, is above `max` (numbers and numeric strings). */
+function above(v: unknown, max: number): boolean {
+  if (typeof v === 'number') return v > max;
+  if (typeof v === 'string' && v.length > 0 && v.length < 22) {
+    const n = Number(v);
+    return Number.isFinite(n) && n > max;
+  }
+  return false;
+}
+
+export function costOf(t: Target): CostClass {
+  if (HEAVY_METHODS.has(t.method)) return 'heavy';
+  const { params } = t.spec;
+  for (let i = 0; i < t.args.length; i++) {
+    const a = t.args[i];
+    if (Array.isArray(a)) {
+      if (a.length > LIGHT_LIST_MAX) return 'heavy';
+    } else if (params[i]?.name.includes('limit') && above(a, LIGHT_LIMIT_MAX)) {
+      return 'heavy';
+    }
+  }
+  // get_blocks(from, to) and the block header batch ask for a range of blocks.
+  if (t.method === 'get_blocks' && typeof t.args[0] === 'number' && typeof t.args[1] === 'number' && t.args[1] - t.args[0] > LIGHT_LIMIT_MAX) return 'heavy';
+  return 'light';
+}

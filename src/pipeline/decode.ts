@@ -1,0 +1,22 @@
+// The decode layer: the message text becomes a request (fc's envelope checks, reference §3.5). A
+// message that is not a readable request ends here, answered with `"id":null`; a client's reply to
+// a server call ends here unanswered.
+import type { Config } from '../config.js';
+import { parseInbound } from '../protocol/jsonrpc.js';
+import type { Layer } from './types.js';
+
+export function decode(config: Pick<Config, 'maxJsonDepth'>): Layer {
+  return (call, next) => {
+    const inbound = parseInbound(call.text, config.maxJsonDepth);
+    if (inbound.kind === 'ignore') {
+      call.outcome = { kind: 'ignore' };
+      return;
+    }
+    if (inbound.kind === 'invalid') {
+      call.outcome = { kind: 'invalid', error: inbound.error };
+      return;
+    }
+    call.request = inbound.request;
+    return next(call);
+  };
+}

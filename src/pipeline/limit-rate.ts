@@ -1,0 +1,64 @@
+// The limit-rate layer: calls per second, per WebSocket connection (--max-calls-per-second) and per
+// access entry over all its sessions (the entry's `max_calls_per_second` in the access file). A call
+// over either gets -32013 at once, in its place in the reply order; the connection stays up.
+//
+// Token buckets written here rather than rate-limiter-flexible (which the login throttle uses): this
+// runs for every call on the hot path, where the library's promise per call would cost more than
+// the whole check; a bucket is two numbers and a clock read. A bucket holds one second of calls, so
+// bursts up to the rate pass and a steady rate above it does not.
+import type { Config } from '../config.js';
+import { RPC, limitError } from '../errors.js';
+import type { Session } from '../session/session.js';
+import type { Layer } from './types.js';
+
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private readonly perSecond: number,
+    now: number,
+  ) {
+    this.tokens = perSecond;
+    this.last = now;
+  }
+
+  /** Takes one call's token at `now` (ms); false when none is left. */
+  take(now: number): boolean {
+    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) * this.perSecond) / 1000);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+export function limitRate(config: Pick<Config, 'maxCallsPerSecond'>): Layer {
+  const perConnection = new WeakMap<Session, TokenBucket>();
+  // By access entry ('*' or a listed user): bounded by the access file, whatever names clients invent.
+  const perEntry = new Map<string, TokenBucket>();
+  const connectionOver = limitError(RPC.RATE_LIMITED, `${config.maxCallsPerSecond} per second on this connection: --max-calls-per-second`);
+  return (call, next) => {
+    const s = call.session;
+    const now = performance.now();
+    // HTTP sessions last one request: only WebSocket connections have a rate of their own.
+    if (config.maxCallsPerSecond > 0 && s.transport === 'ws') {
+      let bucket = perConnection.get(s);
+      if (!bucket) perConnection.set(s, (bucket = new TokenBucket(config.maxCallsPerSecond, now)));
+      if (!bucket.take(now)) {
+        call.outcome = { kind: 'error', error: connectionOver };
+        return;
+      }
+    }
+    const userRate = s.limits.maxCallsPerSecond;
+    if (userRate !== undefined && s.entry !== undefined) {
+      let bucket = perEntry.get(s.entry);
+      if (!bucket) perEntry.set(s.entry, (bucket = new TokenBucket(userRate, now)));
+      if (!bucket.take(now)) {
+        call.outcome = { kind: 'error', error: limitError(RPC.RATE_LIMITED, `${userRate} per second for this user: max_calls_per_second`) };
+        return;
+      }
+    }
+    return next(call);
+  };
+}

@@ -1,0 +1,80 @@
+// The run layer: the call's handler runs, in the front end or in the worker pool, as its set's table
+// says. Front-end handlers return a JSON value; the pool returns finished reply bytes, which are
+// passed on without being parsed. What a pool call subscribed its session to comes back as plain
+// ids and is registered before the reply is queued, so notices about those objects follow the reply.
+import { resultPrefix } from '../protocol/jsonrpc.js';
+import type { Scheduler } from '../pool/scheduler.js';
+import type { Target } from '../dispatch/route.js';
+import { handlerIn, type FrontTables } from '../api/registry.js';
+import type { FrontHandler, Services } from '../handlers/types.js';
+import { callSubscribes } from '../subscriptions/hub.js';
+import { failure } from './failure.js';
+import type { Call, Next, Step } from './types.js';
+
+export interface FrontRunner {
+  /** Runs a front-end method at once and returns its JSON value (the call form's named API). */
+  callNow(call: Call, target: Target): unknown;
+}
+
+export interface Runner extends FrontRunner {
+  readonly run: Next;
+}
+
+export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, services: Services): Runner {
+  const handlerOf = (t: Target): FrontHandler | undefined => handlerIn<FrontHandler>(front, t.setKey, t.method);
+
+  const callNow = (call: Call, t: Target): unknown => {
+    const handler = handlerOf(t);
+    // The registry types make this unreachable; if it happens, it is our fault, and it is logged.
+    if (!handler) throw new Error(`no front-end handler for ${t.setKey}.${t.method}`);
+    const result = handler({ session: call.session, request: { id: 0, wantsReply: false, jsonrpc: false, method: t.method, params: t.args }, services }, t.args);
+    return result === undefined ? null : result;
+  };
+
+  const runFront = (call: Call, t: Target): Step => {
+    const handler = handlerOf(t);
+    if (!handler) {
+      call.outcome = { kind: 'error', error: failure(call, new Error(`no front-end handler for ${t.setKey}.${t.method}`)) };
+      return;
+    }
+    const settle = (result: unknown) => {
+      call.outcome = { kind: 'result', json: JSON.stringify(result === undefined ? null : result) };
+    };
+    const fail = (err: unknown) => {
+      call.outcome = { kind: 'error', error: failure(call, err) };
+    };
+    try {
+      const result = handler({ session: call.session, request: call.request!, services }, t.args);
+      if (result instanceof Promise) return result.then(settle).catch(fail);
+      settle(result);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const runInPool = (call: Call, t: Target): Promise<void> => {
+    const { session } = call;
+    const subscribe = callSubscribes(session.subs, t.setKey, t.method, t.args);
+    // The budget counts from the call's arrival, so time spent waiting for a worker counts too.
+    // The access entry's call_budget_ms, for sessions logged in under one that has it.
+    const budgetMs = session.limits.callBudgetMs ?? services.config.callBudgetMs;
+    const deadline = Date.now() + budgetMs - (performance.now() - call.arrived);
+    const task = { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs };
+    return scheduler.submit(session, call.cost ?? 'light', task).then((answer) => {
+      if (answer instanceof Uint8Array) {
+        call.outcome = { kind: 'reply', bytes: answer };
+      } else if ('error' in answer) {
+        call.outcome = { kind: 'error', error: answer.error };
+      } else {
+        services.subscriptions.subscribeIds(session, answer.subscriptions.ids);
+        services.subscriptions.subscribeAccounts(session, answer.subscriptions.accounts, services.config.apiLimits.api_limit_get_full_accounts_subscribe);
+        call.outcome = { kind: 'reply', bytes: answer.bytes };
+      }
+    });
+  };
+
+  return {
+    callNow,
+    run: (call) => (call.target!.runsIn === 'front' ? runFront(call, call.target!) : runInPool(call, call.target!)),
+  };
+}

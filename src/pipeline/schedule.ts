@@ -1,0 +1,23 @@
+// The schedule layer: a pool call gets its cost class, and the connection it belongs to becomes its
+// owner in the fair scheduler (src/pool/scheduler.ts): connections are served in turn, light calls
+// are never stuck behind heavy ones, and the node-wide bound (--max-queued-calls) answers -32010 at
+// once instead of letting a queue grow. While the node holds more than --max-buffered-bytes for
+// slow readers, heavy calls (the ones with big replies) get -32010 too, until it drains.
+// Front-end calls pass straight through.
+import { RPC, limitError } from '../errors.js';
+import type { Layer } from './types.js';
+import { costOf } from './cost.js';
+
+const OVER_MEMORY = limitError(RPC.NODE_BUSY, 'replies held for slow readers are over --max-buffered-bytes');
+
+export function schedule(memoryOver: () => boolean): Layer {
+  return (call, next) => {
+    if (call.target!.runsIn !== 'pool') return next(call);
+    call.cost = costOf(call.target!);
+    if (call.cost === 'heavy' && memoryOver()) {
+      call.outcome = { kind: 'error', error: OVER_MEMORY };
+      return;
+    }
+    return next(call);
+  };
+}

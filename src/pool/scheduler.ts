@@ -1,0 +1,190 @@
+// Fair scheduling of pool calls. One FIFO queue for the whole node lets the connection that queues
+// most be served most: 99 pipelined calls of one client go before a newcomer's one. Instead:
+//
+//  - every owner (a connection) has its own queue, and tasks are filled round robin: one call from
+//    each owner with calls waiting, then a second from each, and so on (deficit-free round robin:
+//    calls, not their cost, are the unit within a class);
+//  - calls are of two cost classes. Light calls (one object, a short list, a small page) are batched
+//    many to a task; heavy calls (long id lists, large pages, whole-account reads) at most
+//    HEAVY_CALLS_PER_TASK to a task and never with light ones, so a light call never waits behind a
+//    heavy one inside a task. While light calls are about (one was queued in the last
+//    LIGHT_RECENT_MS), heavy tasks hold at most `workers - 1` workers, keeping one for light calls;
+//    with only heavy calls about, they may use every worker (the pool is not left idle);
+//  - at most `2 × workers` tasks are in the pool at once (one running and one ready per worker, so
+//    a worker never idles waiting for the front end). Everything else waits here, where the order
+//    can still be chosen, instead of in piscina's FIFO;
+//  - tasks are still built at the end of an event-loop turn (setImmediate), so the calls of one
+//    turn travel together, and again whenever a task comes back;
+//  - an owner's queued calls are dropped once it has closed: they never run (they are answered
+//    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
+//  - a task still in a worker HARD_BOUND_GRACE_MS after the last deadline of its calls is aborted:
+//    its worker is terminated and replaced, so a call that never checks its deadline (stuck in a
+//    long native read, say) cannot keep a worker for good.
+//
+// The node-wide bound (`maxQueued`: queued plus running calls) is enforced at submit.
+import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
+import { RPC, protocolError } from '../errors.js';
+import { MAX_CALLS_PER_TASK, type CallPool } from './pool.js';
+
+export type CostClass = 'light' | 'heavy';
+
+/**
+ * ms past its calls' last deadline before a task is aborted and its worker replaced. Handlers stop
+ * themselves at their deadline (they check it as they write); this only catches the ones that cannot.
+ */
+export const HARD_BOUND_GRACE_MS = 1000;
+/** Heavy calls one task may carry: enough to pay the thread hop once for several, few enough that one stuck call holds back few others. */
+export const HEAVY_CALLS_PER_TASK = 4;
+/**
+ * ms after the last light call during which one worker stays kept for light calls. Long enough that
+ * a client calling now and then (a wallet polling each second, a prober every 100 ms) always finds
+ * it; only a node that has seen nothing but heavy calls for this long lets them use every worker.
+ */
+export const LIGHT_RECENT_MS = 2000;
+/** ms between two looks for tasks past their hard bound, while any task is in the pool. */
+const SWEEP_EVERY_MS = 100;
+
+interface Waiting {
+  readonly task: PoolTask;
+  readonly resolve: (a: PoolAnswer) => void;
+}
+/** Whoever calls belong to (a connection); once closed, its waiting calls are dropped. */
+export interface Owner {
+  readonly isClosed: boolean;
+}
+
+const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
+
+export interface Scheduler {
+  /** Queues a call for `owner`; resolves with its answer, or at once with NODE_BUSY over the bound. */
+  submit(owner: Owner, cost: CostClass, task: PoolTask): Promise<PoolAnswer>;
+  /** calls waiting here */
+  readonly queued: number;
+  /** calls in tasks the pool holds */
+  readonly running: number;
+}
+
+export interface SchedulerOptions {
+  /** node-wide bound on queued plus running calls (--max-queued-calls) */
+  readonly maxQueued: number;
+}
+
+export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts: SchedulerOptions): Scheduler {
+  const maxTasks = 2 * pool.workers;
+  const heavyCapWithLight = Math.max(1, pool.workers - 1);
+  // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
+  // ring only while it has calls waiting, so nothing here outlives its calls.
+  const ring: Record<CostClass, Map<Owner, Waiting[]>> = { light: new Map(), heavy: new Map() };
+  const queuedIn: Record<CostClass, number> = { light: 0, heavy: 0 };
+  let lastLight = Number.NEGATIVE_INFINITY;
+  let running = 0;
+  let tasks = 0;
+  let heavyTasks = 0;
+  let scheduled = false;
+  // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
+  const bounded = new Map<AbortController, number>();
+  // Controllers not aborted are used again: piscina removes its listener when a task is done.
+  const spare: AbortController[] = [];
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = Date.now();
+    for (const [ctl, hardAt] of bounded) if (now > hardAt) ctl.abort();
+  };
+
+  /** Takes up to `max` calls of class `cls`, one per owner per round, rotating the ring. */
+  const take = (cls: CostClass, max: number): Waiting[] => {
+    const out: Waiting[] = [];
+    const r = ring[cls];
+    // Map iteration visits entries re-added during it, so re-adding a served owner at the end
+    // makes this loop go round the owners one call at a time.
+    for (const [owner, list] of r) {
+      if (out.length >= max) break;
+      if (owner.isClosed) {
+        r.delete(owner);
+        queuedIn[cls] -= list.length;
+        for (const w of list) w.resolve(CANCELLED);
+        continue;
+      }
+      out.push(list.shift()!);
+      r.delete(owner);
+      if (list.length > 0) r.set(owner, list);
+    }
+    queuedIn[cls] -= out.length;
+    return out;
+  };
+
+  const send = (cls: CostClass, items: Waiting[]) => {
+    tasks++;
+    if (cls === 'heavy') heavyTasks++;
+    running += items.length;
+    let lastDeadline = 0;
+    for (const it of items) lastDeadline = Math.max(lastDeadline, it.task.deadline ?? Number.POSITIVE_INFINITY);
+    const ctl = Number.isFinite(lastDeadline) ? (spare.pop() ?? new AbortController()) : undefined;
+    if (ctl) {
+      bounded.set(ctl, lastDeadline + HARD_BOUND_GRACE_MS);
+      sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
+    }
+    void pool.runTask(
+      items.map((i) => i.task),
+      ctl?.signal,
+    ).then((answers) => {
+      if (ctl) {
+        bounded.delete(ctl);
+        if (!ctl.signal.aborted) spare.push(ctl);
+      }
+      if (bounded.size === 0 && sweeper) {
+        clearInterval(sweeper);
+        sweeper = undefined;
+      }
+      tasks--;
+      if (cls === 'heavy') heavyTasks--;
+      running -= items.length;
+      items.forEach((it, i) => it.resolve(answers[i] ?? { error: protocolError(RPC.INTERNAL) }));
+      // Not at once: what else comes back or arrives in this turn travels in the same tasks.
+      later();
+    });
+  };
+
+  /** Fills the free task slots at the end of this event-loop turn, once however often it is asked. */
+  const later = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(fill);
+  };
+
+  /** Fills free task slots: light calls first (they are cheap and keep latency low), then heavy. */
+  const fill = () => {
+    scheduled = false;
+    while (tasks < maxTasks && ring.light.size > 0) {
+      // Spread what waits over the free slots, so that idle workers all get some.
+      const size = Math.min(MAX_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.light / (maxTasks - tasks))));
+      send('light', take('light', size));
+    }
+    const heavyCap = performance.now() - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
+    while (tasks < maxTasks && heavyTasks < heavyCap && ring.heavy.size > 0) {
+      const size = Math.min(HEAVY_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.heavy / (maxTasks - tasks))));
+      send('heavy', take('heavy', size));
+    }
+  };
+
+  return {
+    submit(owner, cost, task) {
+      if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return Promise.resolve({ error: protocolError(RPC.NODE_BUSY) });
+      if (cost === 'light') lastLight = performance.now();
+      return new Promise<PoolAnswer>((resolve) => {
+        const r = ring[cost];
+        const list = r.get(owner);
+        if (list) list.push({ task, resolve });
+        else r.set(owner, [{ task, resolve }]);
+        queuedIn[cost]++;
+        later();
+      });
+    },
+    get queued() {
+      return queuedIn.light + queuedIn.heavy;
+    },
+    get running() {
+      return running;
+    },
+  };
+}

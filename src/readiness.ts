@@ -1,0 +1,39 @@
+// Whether this node should get traffic: GET /ready for load balancers (HAProxy's `option httpchk GET
+// /ready`). Ready means the store is open and every worker is up (the node does not listen before
+// that), the chain's head block is younger than --ready-max-head-age, the data directory accepts
+// writes, and the node is not shutting down. GET /health only says the process answers.
+import { accessSync, constants } from 'node:fs';
+import { parseFcTime } from './chain/fc-json.js';
+import type { ChainStore } from './chain/store.js';
+
+export interface ReadyState {
+  readonly ready: boolean;
+  /** why not, in a few words (absent when ready) */
+  readonly reason?: string;
+  readonly headBlockNumber: number;
+  readonly headAgeSeconds: number;
+}
+
+export interface Probes {
+  ready(): ReadyState;
+}
+
+export function readiness(opts: { store: ChainStore; dataDir: string; maxHeadAgeSeconds: number; draining: () => boolean }): Probes {
+  return {
+    ready() {
+      const dgp = JSON.parse(opts.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
+      const headAgeSeconds = Math.max(0, Math.floor(Date.now() / 1000) - parseFcTime(dgp.time));
+      const base = { headBlockNumber: dgp.head_block_number, headAgeSeconds };
+      if (opts.draining()) return { ...base, ready: false, reason: 'shutting down' };
+      if (opts.maxHeadAgeSeconds > 0 && headAgeSeconds > opts.maxHeadAgeSeconds) {
+        return { ...base, ready: false, reason: `head block is ${headAgeSeconds} s old (--ready-max-head-age ${opts.maxHeadAgeSeconds})` };
+      }
+      try {
+        accessSync(opts.dataDir, constants.W_OK);
+      } catch (err) {
+        return { ...base, ready: false, reason: `data directory does not accept writes (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+      }
+      return { ...base, ready: true };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The CLI as a child process, for tests that need a real process (kill -9, exit codes) rather than a
+// node in the test's own process. Its JSON log lines on stdout are the events a test waits for.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli.js');
+
+export type LogLine = Record<string, unknown> & { msg?: string };
+
+export interface ChildNode {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly httpUrl: string;
+  /** Every log line so far, parsed. */
+  readonly lines: LogLine[];
+  /** The first log line (past or future) for which `match` holds; an error after `ms` or if the process exits. */
+  line(match: (l: LogLine) => boolean, what: string, ms?: number): Promise<LogLine>;
+}
+
+/**
+ * `graphene-rpc serve` on an ephemeral port with `args` added (debug logs, so that blocks are
+ * visible as 'produced block' lines); resolves once it logs that it is serving.
+ */
+export async function serveChild(args: string[]): Promise<ChildNode> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--rpc-endpoint', '127.0.0.1:0', '--log-level', 'debug', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const lines: LogLine[] = [];
+  const waiters = new Set<() => void>();
+  let exited = false;
+  let rest = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop()!;
+    // pino writes one JSON object a line; anything else is kept as text.
+    for (const p of parts) if (p.trim()) lines.push(p.startsWith('{') ? (JSON.parse(p) as LogLine) : { text: p });
+    for (const w of waiters) w();
+  });
+  child.once('exit', () => {
+    exited = true;
+    for (const w of waiters) w();
+  });
+  const line = (match: (l: LogLine) => boolean, what: string, ms = 15_000): Promise<LogLine> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = lines.find(match);
+        if (!found && !exited) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        if (found) resolve(found);
+        else reject(new Error(`the node exited before logging ${what}`));
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no log line for ${what} within ${ms} ms`));
+      }, ms);
+      waiters.add(check);
+      check();
+    });
+  try {
+    const serving = await line((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket', 'serving');
+    const port = serving.port as number;
+    return { child, port, httpUrl: `http://127.0.0.1:${port}/rpc`, lines, line };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+}

@@ -1,0 +1,47 @@
+// A logger whose lines a test can wait for: the node's own record of an event (a slow client
+// dropped, a worker restarted) is something to await instead of sleeping and hoping it happened.
+import { pino, type Logger } from 'pino';
+
+export interface CapturedLogs {
+  readonly log: Logger;
+  /** Every line so far, parsed. */
+  readonly lines: Record<string, unknown>[];
+  /** The first line (past or future) whose msg is `msg`; an error after `ms` so a missing event fails the test. */
+  once(msg: string, ms?: number): Promise<Record<string, unknown>>;
+}
+
+export function captureLogs(level = 'info'): CapturedLogs {
+  const lines: Record<string, unknown>[] = [];
+  const waiters = new Set<(line: Record<string, unknown>) => void>();
+  const log = pino(
+    { level },
+    {
+      write(text: string) {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        lines.push(line);
+        for (const w of waiters) w(line);
+      },
+    },
+  );
+  return {
+    log,
+    lines,
+    once(msg, ms = 10_000) {
+      const seen = lines.find((l) => l.msg === msg);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = (line: Record<string, unknown>) => {
+          if (line.msg !== msg) return;
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(line);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`no log line '${msg}' within ${ms} ms`));
+        }, ms);
+        waiters.add(waiter);
+      });
+    },
+  };
+}

@@ -1,0 +1,222 @@
+// What keeps one client from starving or bloating the node for the others, against a real server:
+// each limit answers with its own error, names the limit, and leaves the connection up.
+import test from 'ava';
+import { startTestNode } from './helpers/node.js';
+import { WsClient, httpPost } from './helpers/clients.js';
+
+const call = (id: number, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
+
+test('max-reply-bytes: a reply that would be larger is refused with -32008 naming the limit; the connection stays up', async (t) => {
+  const { wsUrl, httpUrl } = await startTestNode(t, { 'max-reply-bytes': '2048' });
+  const ws = await WsClient.connect(wsUrl);
+  t.teardown(() => ws.close());
+  const ids = Array.from({ length: 6 }, (_, i) => `1.2.${i}`);
+  const big = await ws.call({ id: 1, method: 'get_accounts', params: [ids] });
+  t.deepEqual(big, { id: 1, error: { code: -32008, message: 'Response is too big (over 2048 bytes: --max-reply-bytes)' } });
+  const small = await ws.call({ id: 2, method: 'get_accounts', params: [['1.2.0']] });
+  t.is(small.result[0].id, '1.2.0');
+  const overHttp = await httpPost(httpUrl, call(3, 'get_accounts', [ids]));
+  t.is(overHttp.status, 500);
+  t.regex(overHttp.text, /"code":-32008/);
+});
+
+test('max-ids-per-call: a longer id list is refused before it runs, with an error shaped as Core\'s list limits', async (t) => {
+  const { wsUrl } = await startTestNode(t, { 'max-ids-per-call': '3' });
+  const ws = await WsClient.connect(wsUrl);
+  t.teardown(() => ws.close());
+  const refused = await ws.call({ id: 1, method: 'get_objects', params: [['1.2.0', '1.2.1', '1.2.2', '1.2.3']] });
+  t.is(refused.error.code, 10);
+  t.is(refused.error.message, 'Execution error: Assert Exception: ids.size() <= max_ids_per_call: Number of ids in one call can not be greater than 3 (--max-ids-per-call)');
+  const names = await ws.call({ id: 2, method: 'lookup_account_names', params: [['a', 'b', 'c', 'd']] });
+  t.regex(names.error.message, /Number of account_names in one call can not be greater than 3/);
+  const fine = await ws.call({ id: 3, method: 'get_objects', params: [['1.2.0', '1.2.1', '1.2.2']] });
+  t.is(fine.result.length, 3);
+  // A list Core bounds keeps Core's check and message.
+  const full = await ws.call({ id: 4, method: 'get_full_accounts', params: [Array.from({ length: 60 }, () => 'nathan'), false] });
+  t.regex(full.error.message, /Number of querying accounts can not be greater than 50/);
+});
+
+test('call-budget-ms: calls that cannot be answered within the budget get -32012 naming it; the others and the connection go on', async (t) => {
+  const { wsUrl } = await startTestNode(t, { 'call-budget-ms': '50', 'max-pending-calls-per-connection': '100000', 'max-calls-per-second': '0' });
+  const ws = await WsClient.connect(wsUrl);
+  t.teardown(() => ws.close());
+  const first = await ws.call({ id: 'first', method: 'get_full_accounts', params: [['nathan'], false] });
+  t.is(first.result[0][0], 'nathan', 'a lone call is served within its budget');
+  // Heavy calls run one at a time: 3,000 of them take far longer than 50 ms in all.
+  const n = 3000;
+  for (let i = 0; i < n; i++) ws.send(call(i, 'get_full_accounts', [['nathan'], false]));
+  let over = 0;
+  let served = 0;
+  for (let i = 0; i < n; i++) {
+    const reply = JSON.parse(await ws.next(20_000));
+    if (reply.error) {
+      t.deepEqual(reply.error, { code: -32012, message: 'Call exceeded its time budget (50 ms: --call-budget-ms)' });
+      over++;
+    } else served++;
+  }
+  t.true(over > 0, 'some calls ran out of budget');
+  t.is(over + served, n);
+  const after = await ws.call({ id: 'after', method: 'get_chain_id', params: [] });
+  t.is(typeof after.result, 'string');
+});
+
+/** Opens a WebSocket, resolving with it when open or with the refusal's status and body. */
+async function tryConnect(url: string, headers: Record<string, string> = {}): Promise<{ ws?: import('ws').WebSocket; status?: number; body?: string }> {
+  const WebSocket = (await import('ws')).default;
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve({ ws }));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    });
+    ws.once('error', () => undefined);
+  });
+}
+
+test('max-connections-per-ip: one address beyond its share is refused with 503 and -32014; a freed place is given again', async (t) => {
+  const { wsUrl, httpUrl } = await startTestNode(t, { 'max-connections-per-ip': '2' });
+  const a = await tryConnect(wsUrl);
+  const b = await tryConnect(wsUrl);
+  t.teardown(() => {
+    a.ws?.close();
+    b.ws?.close();
+  });
+  t.truthy(a.ws && b.ws);
+  const c = await tryConnect(wsUrl);
+  t.is(c.status, 503);
+  t.is(c.body, '{"id":null,"jsonrpc":"2.0","error":{"code":-32014,"message":"Too many connections (2 from this address: --max-connections-per-ip)"}}');
+  // HTTP requests count too while they are in progress.
+  const overHttp = await httpPost(httpUrl, call(1, 'get_chain_id', []));
+  t.is(overHttp.status, 503);
+  a.ws!.close();
+  await new Promise((r) => a.ws!.once('close', r));
+  // The server frees the place when it sees the close; allow it a moment by retrying a few times.
+  let d = await tryConnect(wsUrl);
+  for (let i = 0; i < 20 && !d.ws; i++) d = await tryConnect(wsUrl);
+  t.truthy(d.ws, 'the freed place is given to the next connection');
+  d.ws?.close();
+});
+
+test('max-connections: the node-wide bound refuses further connections whatever their address', async (t) => {
+  const { wsUrl } = await startTestNode(t, { 'max-connections': '1' });
+  const a = await tryConnect(wsUrl);
+  t.teardown(() => a.ws?.close());
+  const b = await tryConnect(wsUrl);
+  t.is(b.status, 503);
+  t.regex(b.body!, /Too many connections \(1 in all: --max-connections\)/);
+});
+
+test('trusted-proxies: behind a trusted proxy each client address from X-Forwarded-For has its own share', async (t) => {
+  const { wsUrl } = await startTestNode(t, { 'max-connections-per-ip': '1', 'trusted-proxies': '127.0.0.1' });
+  const alice = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.7' });
+  const bob = await tryConnect(wsUrl, { 'x-forwarded-for': '198.51.100.1, 203.0.113.8' });
+  t.teardown(() => {
+    alice.ws?.close();
+    bob.ws?.close();
+  });
+  t.truthy(alice.ws && bob.ws, 'two clients behind the proxy');
+  const alice2 = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.7' });
+  t.is(alice2.status, 503, 'the same client address is limited');
+});
+
+test('X-Forwarded-For from an untrusted peer is ignored: it cannot buy a client more connections', async (t) => {
+  const { wsUrl } = await startTestNode(t, { 'max-connections-per-ip': '1' });
+  const a = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.7' });
+  t.teardown(() => a.ws?.close());
+  const b = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.8' });
+  t.is(b.status, 503);
+});
+
+test('max-buffered-bytes: WebSocket clients that never read are closed once the node is over its budget; a reading client is unaffected', async (t) => {
+  const budget = 1024 * 1024;
+  const { wsUrl, node } = await startTestNode(t, {
+    'max-buffered-bytes': String(budget),
+    'ws-max-buffered-bytes': String(256 * 1024 * 1024),
+    'max-pending-calls-per-connection': '100000',
+    'max-ids-per-call': '100000',
+    'max-calls-per-second': '0',
+  });
+  const WebSocket = (await import('ws')).default;
+  // Each reply is ~1 MB (the same accounts many times): a few unread ones fill any socket buffer.
+  const big = call(1, 'get_objects', [Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`)]);
+  const readers: import('ws').WebSocket[] = [];
+  const closed: Promise<number>[] = [];
+  for (let i = 0; i < 4; i++) {
+    const ws = new WebSocket(wsUrl);
+    await new Promise((r) => ws.once('open', r));
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    closed.push(new Promise((r) => ws.once('close', (code: number) => r(code))));
+    for (let j = 0; j < 40; j++) ws.send(big);
+    readers.push(ws);
+  }
+  const polite = await WsClient.connect(wsUrl);
+  t.teardown(() => {
+    polite.close();
+    for (const ws of readers) ws.terminate();
+  });
+  // The non-readers are closed (their sockets resume so the close can be seen).
+  const deadline = Date.now() + 20_000;
+  while (node.bufferedBytes() <= budget && Date.now() < deadline) {
+    const r = await polite.call({ id: 'probe', method: 'get_chain_id', params: [] });
+    t.is(typeof r.result, 'string');
+  }
+  for (const ws of readers) (ws as unknown as { _socket: { resume(): void } })._socket.resume();
+  // Closed by the server (1013, or 1006 when its close frame could not get past the unread data).
+  const codes = await Promise.all(closed);
+  t.true(codes.every((c) => c === 1013 || c === 1006), `close codes ${codes.join(',')}`);
+  t.true(node.bufferedBytes() <= budget, 'what they held is freed');
+  const after = await polite.call({ id: 'after', method: 'get_chain_id', params: [] });
+  t.is(typeof after.result, 'string', 'the reading client was served throughout');
+});
+
+test('max-buffered-bytes: while the node is over its budget heavy calls get -32010 naming it, light calls are served', async (t) => {
+  const { fakeNode, settle } = await import('./helpers/pipeline.js');
+  let over = true;
+  const { conn, replies } = fakeNode({ answer: (task) => new TextEncoder().encode(`${task.head}0}`), memoryOver: () => over });
+  conn.receive(call(1, 'get_objects', [Array.from({ length: 200 }, () => '1.2.0')]));
+  conn.receive(call(2, 'get_chain_id', []));
+  await settle();
+  t.deepEqual(replies, ['{"id":1,"error":{"code":-32010,"message":"Server is busy: too many calls in flight on this node (replies held for slow readers are over --max-buffered-bytes)"}}', '{"id":2,"result":0}']);
+  over = false;
+  conn.receive(call(3, 'get_objects', [Array.from({ length: 200 }, () => '1.2.0')]));
+  await settle();
+  t.is(replies[2], '{"id":3,"result":0}');
+});
+
+test('max-buffered-bytes: HTTP clients that never read their replies are closed once the node is over its budget', async (t) => {
+  const budget = 1024 * 1024;
+  const { port, node, httpUrl } = await startTestNode(t, { 'max-buffered-bytes': String(budget), 'max-ids-per-call': '100000' });
+  const net = await import('node:net');
+  // ~8 MB replies: more than the kernel's socket buffers take, so the node holds the rest.
+  const body = call(1, 'get_objects', [Array.from({ length: 8000 }, (_, i) => `1.2.${i % 6}`)]);
+  // The whole reply's size, from six accounts' size (asking for it whole would itself go over the budget).
+  const six = (await httpPost(httpUrl, call(0, 'get_objects', [Array.from({ length: 6 }, (_, i) => `1.2.${i}`)]))).text.length;
+  t.true((six * 8000) / 6 > 4 * 1024 * 1024);
+  const sockets: import('node:net').Socket[] = [];
+  const closed: Promise<void>[] = [];
+  for (let i = 0; i < 4; i++) {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause();
+    socket.on('error', () => undefined);
+    closed.push(new Promise((r) => socket.once('close', () => r())));
+    socket.write(`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    sockets.push(socket);
+  }
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+  });
+  // The node goes over its budget at once and drops the slow readers, well before uWebSockets.js'
+  // own 10 s timeout for connections that do not read; a reading client is served meanwhile.
+  const sent = Date.now();
+  await new Promise((r) => setTimeout(r, 200));
+  while (node.bufferedBytes() > budget && Date.now() - sent < 5000) {
+    const ok = await httpPost(httpUrl, call(2, 'get_chain_id', []));
+    t.is(ok.status, 200);
+  }
+  t.true(node.bufferedBytes() <= budget, `within 5 s the node holds ${node.bufferedBytes()} bytes, within its budget`);
+  for (const s of sockets) s.resume();
+  await Promise.all(closed);
+});

@@ -1,0 +1,62 @@
+// Every rule of .dependency-cruiser.cjs fires: test/fixtures/layers/ is a tiny tree laid out like
+// the project in which each rule is broken (and a few allowed imports are not), cruised with the
+// project's own config. A rule that matches nothing here would be one that can never fire.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fixture } from './helpers/fixtures.js';
+
+const root = path.resolve(fixture('.'), '../..');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+  cycle?: { name: string }[];
+}
+
+let cached: Violation[] | undefined;
+
+/** The violations in the fixture tree (cruised once: it takes a couple of seconds). */
+function cruise(): Violation[] {
+  if (cached) return cached;
+  const cwd = fixture('layers');
+  const run = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'src', 'workers', 'bench', 'test'],
+    { cwd, encoding: 'utf8' },
+  );
+  if (!run.stdout) throw new Error(`dependency-cruiser failed (${run.status}): ${run.stderr}`);
+  cached = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+  return cached;
+}
+
+test('each layer rule reports exactly the imports that break it in the fixture tree', (t) => {
+  const found = cruise()
+    .map((v) => (v.cycle ? `${v.rule.name}: ${[v.from, ...v.cycle.map((c) => c.name)].join(' → ')}` : `${v.rule.name}: ${v.from} → ${v.to}`))
+    .sort();
+  t.deepEqual(found, [
+    'api-tables-closed: src/api/registry.js → src/chain/store.js',
+    'chain-not-front-end: src/chain/writer.js → src/session/session.js',
+    'dispatch-not-session: src/dispatch/dispatcher.js → src/session/session.js',
+    'main-is-an-entry-point: src/access.js → src/main.js',
+    'main-is-an-entry-point: workers/reply-writer.js → src/main.js',
+    'no-circular: bench/report.js → bench/run.js → bench/report.js',
+    'no-circular: src/chain/state.js → src/chain/store.js → src/chain/state.js',
+    'no-circular: test/helpers/a.js → test/helpers/b.js → test/helpers/a.js',
+    'protocol-not-chain: src/protocol/jsonrpc.js → src/chain/fc-json.js',
+    'session-holds-state-only: src/session/session.js → src/chain/producer.js',
+    'session-holds-state-only: src/session/session.js → src/pool/pool.js',
+    'transport-is-the-outer-layer: src/transport/server.js → src/api/registry.js',
+    'transport-is-the-outer-layer: src/transport/server.js → workers/entry.js',
+    'workers-not-front-end: workers/entry.js → src/pool/pool.js',
+    'workers-not-front-end: workers/reply-writer.js → src/main.js',
+  ]);
+});
+
+test('the config names every rule the fixture tree exercises, and no other', async (t) => {
+  const { createRequire } = await import('node:module');
+  const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
+  const fired = new Set(cruise().map((v) => v.rule.name));
+  t.deepEqual(config.forbidden.map((r) => r.name).sort(), [...fired].sort());
+});

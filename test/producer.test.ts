@@ -1,0 +1,63 @@
+// chain/producer.ts: the pending pool's dry run applies each transaction on top of everything
+// pending before it; a refused one leaves no trace; a produced block carries what the store holds.
+import test from 'ava';
+import { makeChain, DEV_WIF, DEV_PUB } from './helpers/chain.js';
+import { BlockProducer } from '../src/chain/producer.js';
+import { privateKeyFromWif } from '../src/chain/keys.js';
+import { accountCreateOp, transferOp } from '../src/chain/operations.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
+import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
+import type { OperationJson } from '../src/chain/types.js';
+import { createLogger } from '../src/log.js';
+import { RpcError } from '../src/errors.js';
+import type { ChainStore } from '../src/chain/store.js';
+
+const key = privateKeyFromWif(DEV_WIF);
+const read = <T>(store: ChainStore, k: [number, number, number]): T => JSON.parse(store.objects.get(k)!.toString('utf8')) as T;
+
+function setup(t: Parameters<typeof makeChain>[0]) {
+  const chain = makeChain(t);
+  const producer = new BlockProducer(chain.store, key, 0, createLogger('silent'));
+  const schedule = read<{ parameters: { current_fees: FeeSchedule } }>(chain.store, [2, 0, 0]).parameters.current_fees;
+  const tx = (...ops: OperationJson[]) =>
+    signTransaction(chain.chainId, buildTransaction(headOf(read(chain.store, [2, 1, 0])), ops, { expiresIn: 3600, fees: schedule }), [key]);
+  const refusal = (trx: unknown): string => (t.throws(() => producer.push(trx), { instanceOf: RpcError }) as RpcError).wire.message;
+  // Blocks just after the head: the transactions expire an hour after it.
+  const produce = () => producer.produce(headOf(read(chain.store, [2, 1, 0])).time + 3);
+  return { chain, producer, schedule, tx, refusal, produce };
+}
+
+test('a pending transaction sees what the ones pending before it did', (t) => {
+  const { chain, producer, tx, refusal, produce } = setup(t);
+  producer.push(tx(accountCreateOp('alice', DEV_PUB, '1.2.6')));
+  // alice exists only in the pending state: a transfer to her applies, a second registration does not.
+  producer.push(tx(transferOp('1.2.6', '1.2.7', 1000)));
+  t.regex(refusal(tx(accountCreateOp('alice', DEV_PUB, '1.2.6', '1.2.0'))), /Account 'alice' already exists\./);
+  t.is(producer.pendingCount, 2);
+  const block = produce();
+  t.is(block.transactions.length, 2);
+  t.is(read<{ name: string }>(chain.store, [1, 2, 7]).name, 'alice');
+});
+
+test('a refused transaction leaves nothing behind, not even the fee it paid before failing', (t) => {
+  const { chain, producer, schedule, tx, refusal } = setup(t);
+  const balance = BigInt(read<{ balance: number | string }>(chain.store, [2, 5, chain.store.balances.get([6, 0])!]).balance);
+  const fee = BigInt(requiredFee(transferOp('1.2.6', '1.2.0', 1), schedule));
+  const all = balance - fee;
+  // The fee is charged before the amount fails: the whole transaction must be undone.
+  t.regex(refusal(tx(transferOp('1.2.6', '1.2.0', String(all + 1n)))), /Insufficient Balance: nathan's balance of \d+ of asset 1\.3\.0 is less than required/);
+  producer.push(tx(transferOp('1.2.6', '1.2.0', String(all))));
+  t.regex(refusal(tx(transferOp('1.2.6', '1.2.1', 1))), /Insufficient Balance/);
+});
+
+test('the produced block hands out the transactions exactly as the store holds them', (t) => {
+  const { chain, producer, tx, produce } = setup(t);
+  producer.push(tx(transferOp('1.2.6', '1.2.0', 5)));
+  producer.push(tx(accountCreateOp('bob', DEV_PUB, '1.2.6')));
+  const block = produce();
+  const stored = JSON.parse(chain.store.blocks.get(block.blockNum)!.toString('utf8')) as { transactions: unknown[] };
+  t.is(JSON.stringify(block.transactions), JSON.stringify(stored.transactions));
+  // After the block the pending state starts again from the store.
+  producer.push(tx(transferOp('1.2.6', '1.2.7', 7)));
+  t.is(produce().transactions.length, 1);
+});

@@ -1,0 +1,115 @@
+// The fair scheduler: connections are served in turn, light calls never wait behind heavy ones in a
+// task, one worker is kept for light calls, the node-wide bound answers at once, and a closed
+// connection's waiting calls never run.
+import test from 'ava';
+import { MAX_CALLS_PER_TASK, type CallPool } from '../src/pool/pool.js';
+import { HEAVY_CALLS_PER_TASK, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
+import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
+import { costOf, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/pipeline/cost.js';
+import { route } from '../src/dispatch/route.js';
+import { settle } from './helpers/pipeline.js';
+
+/** A pool of `workers` whose tasks wait until the test finishes them. */
+function heldPool(workers: number) {
+  const tasks: { calls: PoolTask[]; finish: () => void }[] = [];
+  const pool: Pick<CallPool, 'runTask' | 'workers'> = {
+    workers,
+    runTask: (calls) =>
+      new Promise<PoolAnswer[]>((resolve) => tasks.push({ calls: [...calls], finish: () => resolve(calls.map((c) => new TextEncoder().encode(c.method))) })),
+  };
+  return { pool, tasks };
+}
+
+const task = (name: string): PoolTask => ({ set: 'database', method: name, params: [] });
+
+test('connections are served in turn: a newcomer\'s call travels with the first calls of one that queued many', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const [greedy, polite] = [{ isClosed: false }, { isClosed: false }];
+  for (let i = 0; i < 200; i++) void s.submit(greedy, 'light', task(`g${i}`));
+  void s.submit(polite, 'light', task('p0'));
+  await settle();
+  // One worker: two tasks may be in the pool (one running, one ready).
+  t.is(tasks.length, 2);
+  const first = tasks[0]!.calls.map((c) => c.method);
+  t.is(first.length, MAX_CALLS_PER_TASK);
+  t.deepEqual(first.slice(0, 4), ['g0', 'p0', 'g1', 'g2'], 'round robin: the polite call is second, not 201st');
+  t.is(s.queued, 200 + 1 - 2 * MAX_CALLS_PER_TASK);
+});
+
+test('heavy calls travel a few to a task, never with light calls; with only heavy calls about they may use every worker', async (t) => {
+  const { pool, tasks } = heldPool(2);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  for (let i = 0; i < 6; i++) void s.submit({ isClosed: false }, 'heavy', task(`h${i}`));
+  await settle();
+  t.true(tasks.length >= 2, 'more than one worker takes heavy calls when no light call is about');
+  for (const x of tasks) t.true(x.calls.length <= HEAVY_CALLS_PER_TASK);
+  t.deepEqual(tasks.flatMap((x) => x.calls.map((c) => c.method)).sort(), ['h0', 'h1', 'h2', 'h3', 'h4', 'h5']);
+});
+
+test('while light calls are about, heavy calls leave one worker to them, and a light call is sent at once, alone', async (t) => {
+  const { pool, tasks } = heldPool(2);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const [attacker, prober] = [{ isClosed: false }, { isClosed: false }];
+  void s.submit(prober, 'light', task('first light'));
+  await settle();
+  tasks[0]!.finish();
+  await settle();
+  for (let i = 0; i < 8; i++) void s.submit(attacker, 'heavy', task(`h${i}`));
+  await settle();
+  const heavyTasks = tasks.slice(1);
+  t.is(heavyTasks.length, 1, 'with 2 workers and light calls about, one heavy task at a time');
+  void s.submit(prober, 'light', task('light'));
+  await settle();
+  t.deepEqual(tasks[tasks.length - 1]!.calls.map((c) => c.method), ['light'], 'the light call is sent at once, alone');
+  heavyTasks[0]!.finish();
+  await settle();
+  t.true(tasks[tasks.length - 1]!.calls.every((c) => c.method.startsWith('h')), 'the next heavy task follows when the first is back');
+});
+
+test('the node-wide bound counts queued and running calls and answers -32010 at once', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 3 });
+  const answers = [1, 2, 3, 4].map((i) => s.submit({ isClosed: false }, 'light', task(`c${i}`)));
+  t.deepEqual(await answers[3], { error: { code: -32010, message: 'Server is busy: too many calls in flight on this node' } });
+  await settle();
+  for (const x of tasks) x.finish();
+  await settle();
+  t.true((await answers[0]) instanceof Uint8Array);
+  t.is(s.queued + s.running, 0);
+});
+
+test('cost classes: long lists, large limits and whole-account reads are heavy; small reads are light', (t) => {
+  const cost = (method: string, params: unknown[]): CostClass => costOf(route({ id: 1, wantsReply: true, jsonrpc: false, method, params }, ['database', 'login', 'history'], undefined, { loginVariant: 'current', callLogin: () => 0 }));
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `1.2.${i}`);
+  t.is(cost('get_objects', [ids(LIGHT_LIST_MAX)]), 'light');
+  t.is(cost('get_objects', [ids(LIGHT_LIST_MAX + 1)]), 'heavy');
+  t.is(cost('get_chain_id', []), 'light');
+  t.is(cost('lookup_accounts', ['', LIGHT_LIMIT_MAX]), 'light');
+  t.is(cost('lookup_accounts', ['', 1000]), 'heavy');
+  t.is(cost('lookup_accounts', ['', '1000']), 'heavy', 'numeric strings count as numbers, as fc reads them');
+  t.is(cost('get_full_accounts', [['nathan'], false]), 'light');
+  t.is(cost('get_full_accounts', [Array.from({ length: LIGHT_LIST_MAX + 1 }, () => 'nathan'), false]), 'heavy');
+  t.is(cost('get_required_signatures', [{}, []]), 'heavy', 'authority searches are heavy whatever their size');
+  t.is(cost('call', [2, 'get_account_history', ['nathan', '1.11.0', 100, '1.11.0']]), 'light', 'a usual page is light');
+  t.is(cost('call', [2, 'get_relative_account_history', ['nathan', 0, 1000, 0]]), 'heavy');
+});
+
+test('a closed owner\'s waiting calls never reach a worker: they are answered as cancelled when their turn comes', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const owner = { isClosed: false };
+  const other = { isClosed: false };
+  const answers: Promise<PoolAnswer>[] = [];
+  for (let i = 0; i < 3 * MAX_CALLS_PER_TASK; i++) answers.push(s.submit(owner, 'light', task(`c${i}`)));
+  await settle();
+  t.is(tasks.length, 2);
+  owner.isClosed = true;
+  void s.submit(other, 'light', task('other'));
+  for (const x of tasks) x.finish();
+  await settle();
+  t.deepEqual(tasks.slice(2).flatMap((x) => x.calls.map((c) => c.method)), ['other'], 'only the open owner\'s call was sent');
+  t.deepEqual(await answers[answers.length - 1], { error: { code: -32011, message: 'Call cancelled: its connection closed' } });
+  t.true((await answers[0]) instanceof Uint8Array, 'calls already in a worker still finish');
+  t.is(s.queued, 0);
+});

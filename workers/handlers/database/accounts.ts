@@ -1,0 +1,146 @@
+// database_api: Keys and Accounts. This node has api_helper_indexes' key and account reference
+// indexes, so the reference calls are served.
+
+import { asArray, asString, asUint32 } from '../../../src/api/params.js';
+import { resolveAccount } from '../../context.js';
+import { answerNothing } from '../unkept-answers.js';
+import { asPublicKey } from './arguments.js';
+import { checkLimit } from './checks.js';
+import { assetsIssuedBy, balanceInstances } from './account-holdings.js';
+import { lookupVotes } from './vote-lookup.js';
+import { NULL, accountName, countOf, mustParse, rawObject, writeList, writeObjects, type Key } from './store-reads.js';
+import type { databaseApi } from '../../../src/api/sets/database.js';
+import type { HandlersFor } from '../types.js';
+
+const MORE_DATA_KEYS = ['balances', 'vesting_balances', 'limit_orders', 'call_orders', 'settle_orders', 'proposals', 'assets', 'withdraws_from', 'withdraws_to', 'htlcs_from', 'htlcs_to'] as const;
+
+export const accountHandlers = {
+  // Keys
+
+  get_key_references(ctx, [keysArg], out) {
+    const keys = asArray(keysArg).map(asPublicKey);
+    checkLimit('get_key_references', keys.length, ctx.config.apiLimits.api_limit_get_key_references, 'keys.size()', 'Number of querying keys can not be greater than ${configured_limit}');
+    writeList(out, keys.length, (i) => {
+      const accounts: string[] = [];
+      for (const k of ctx.store.keyReferences.getKeys({ start: [keys[i]!, 0], end: [keys[i]!, Number.MAX_SAFE_INTEGER] })) accounts.push(`1.2.${k[1]}`);
+      out.json(accounts);
+    });
+  },
+
+  is_public_key_registered(ctx, [keyArg], out) {
+    const s = asString(keyArg);
+    let known = false;
+    if (s !== '') {
+      try {
+        asPublicKey(s);
+        for (const _ of ctx.store.keyReferences.getKeys({ start: [s, 0], end: [s, Number.MAX_SAFE_INTEGER], limit: 1 })) known = true;
+      } catch {
+        // An invalid key is simply not registered (Core catches and answers false).
+        known = false;
+      }
+    }
+    out.json(known);
+  },
+
+  // Accounts
+
+  get_account_id_from_string(ctx, [nameOrId], out) {
+    out.json(`1.2.${resolveAccount(ctx, asString(nameOrId), true)}`);
+  },
+
+  get_accounts(ctx, [namesOrIds], out) {
+    const keys = asArray(namesOrIds).map((v) => {
+      const instance = resolveAccount(ctx, asString(v), false);
+      if (instance !== undefined) out.subscribe(`1.2.${instance}`);
+      return instance === undefined ? undefined : ([1, 2, instance] as Key);
+    });
+    writeObjects(ctx, out, keys);
+  },
+
+  get_full_accounts(ctx, [namesOrIds], out) {
+    const names = asArray(namesOrIds).map(asString);
+    checkLimit('get_full_accounts', names.length, ctx.config.apiLimits.api_limit_get_full_accounts, 'names_or_ids.size()', 'Number of querying accounts can not be greater than ${configured_limit}');
+    const listLimit = ctx.config.apiLimits.api_limit_get_full_accounts_lists;
+    // A std::map keyed by the requested string: sorted bytewise, the last of equal keys kept.
+    const found = new Map<string, number>();
+    for (const n of names) {
+      const instance = resolveAccount(ctx, n, false);
+      if (instance !== undefined) found.set(n, instance);
+    }
+    // Subscribing follows the caller's order; the front end caps it at api_limit_get_full_accounts_subscribe.
+    for (const instance of found.values()) out.subscribeAccount(instance);
+    const requested = [...found.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    writeList(out, requested.length, (i) => {
+      const key = requested[i]!;
+      const instance = found.get(key)!;
+      const account = mustParse<{ registrar: string; referrer: string; lifetime_referrer: string; options: { votes: string[] } }>(ctx, [1, 2, instance]);
+      const more: Record<string, boolean> = Object.fromEntries(MORE_DATA_KEYS.map((k) => [k, false]));
+      out.text('[').json(key).text(',{"account":').raw(rawObject(ctx, [1, 2, instance])!);
+      out.text(',"statistics":').raw(rawObject(ctx, [2, 6, instance]) ?? NULL);
+      out.text(',"registrar_name":').json(accountName(ctx, account.registrar));
+      out.text(',"referrer_name":').json(accountName(ctx, account.referrer));
+      out.text(',"lifetime_referrer_name":').json(accountName(ctx, account.lifetime_referrer));
+      out.text(`,"votes":[${lookupVotes(ctx, account.options.votes ?? []).join(',')}]`);
+      // No cashback vesting balances on this chain: cashback_balance stays unset and is left out.
+      const balances = balanceInstances(ctx, instance, listLimit + 1);
+      if (balances.length > listLimit) {
+        balances.length = listLimit;
+        more.balances = true;
+      }
+      out.text(',"balances":');
+      writeObjects(ctx, out, balances.map((b) => [2, 5, b.instance] as Key));
+      out.text(',"vesting_balances":[],"limit_orders":[],"call_orders":[],"settle_orders":[],"proposals":[]');
+      const issued = assetsIssuedBy(ctx, instance);
+      if (issued.length > listLimit) {
+        issued.length = listLimit;
+        more.assets = true;
+      }
+      out.text(',"assets":').json(issued.map((a) => `1.3.${a}`));
+      out.text(',"withdraws_from":[],"withdraws_to":[],"htlcs_from":[],"htlcs_to":[]');
+      out.text(',"more_data_available":').json(more).text('}]');
+    });
+  },
+
+  get_top_voters(ctx, [limitArg], out) {
+    checkLimit('get_top_voters', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_top_voters);
+    // Core lists statistics with vote_tally_time >= last_vote_tally_time; no account has voted on
+    // this chain (votes are not tallied), so none qualifies.
+    answerNothing(out, 'database', 'get_top_voters');
+  },
+
+  get_account_by_name(ctx, [name], out) {
+    // An exact name lookup: ids are not accepted here (database_api.cpp:727-739).
+    const instance = ctx.store.accountNames.get(asString(name));
+    out.raw((instance !== undefined && ctx.store.objects.getBinaryFast([1, 2, instance])) || NULL);
+  },
+
+  get_account_references(ctx, [nameOrId], out) {
+    const account = resolveAccount(ctx, asString(nameOrId), true)!;
+    const refs: string[] = [];
+    for (const k of ctx.store.accountReferences.getKeys({ start: [account, 0], end: [account, Number.MAX_SAFE_INTEGER] })) refs.push(`1.2.${k[1]}`);
+    out.json(refs);
+  },
+
+  lookup_account_names(ctx, [names], out) {
+    const keys = asArray(names).map((v) => {
+      const instance = resolveAccount(ctx, asString(v), false);
+      return instance === undefined ? undefined : ([1, 2, instance] as Key);
+    });
+    writeObjects(ctx, out, keys);
+  },
+
+  lookup_accounts(ctx, [lowerBound, limitArg], out) {
+    const lower = asString(lowerBound);
+    const limit = asUint32(limitArg);
+    checkLimit('lookup_accounts', limit, ctx.config.apiLimits.api_limit_lookup_accounts);
+    const pairs: [string, string][] = [];
+    if (limit > 0) for (const { key, value } of ctx.store.accountNames.getRange({ start: lower, limit })) pairs.push([key, `1.2.${value}`]);
+    // Core subscribes only when exactly one account was asked for.
+    if (limit === 1) for (const [, id] of pairs) out.subscribe(id);
+    out.json(pairs);
+  },
+
+  get_account_count(ctx, _params, out) {
+    out.json(countOf(ctx, 1, 2));
+  },
+} satisfies Partial<HandlersFor<typeof databaseApi>>;

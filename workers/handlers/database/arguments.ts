@@ -1,0 +1,67 @@
+// database_api's argument conversions beyond the shared ones of src/api/params.ts: each as fc's
+// from_variant (or the C++ constructor it calls) converts it, with the same failures.
+import { asArray, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
+import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
+import { parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
+import { FEE_OPERATIONS, normaliseOperation } from '../../../src/chain/fees.js';
+
+export const optU32 = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : asUint32(v));
+export const asBool = (v: unknown): boolean => asOptionalBool(v) ?? false;
+export const typed = (space: number, type: number) => (v: unknown): ParsedId => asObjectId(v, { space, type });
+export const optTyped = (space: number, type: number) => (v: unknown): ParsedId | undefined => (v === null || v === undefined ? undefined : asObjectId(v, { space, type }));
+export const ids = (v: unknown, space: number, type: number): ParsedId[] => asArray(v).map(typed(space, type));
+
+/** `variant::as_int64`: integers, numeric strings, booleans, null (→ 0). */
+export function asInt64(v: unknown): bigint {
+  if (typeof v === 'string' && /^\s*-\d+\s*$/.test(v)) return BigInt.asIntN(64, BigInt(v.trim()));
+  if (typeof v === 'number' && v < 0) return BigInt(Math.trunc(v));
+  return BigInt.asIntN(64, asUint64(v));
+}
+
+/** public_key_type(std::string) (protocol/types.cpp), with its checks in order. */
+export function asPublicKey(v: unknown): string {
+  const s = asString(v);
+  if (s.length <= 3) throw new RpcError(assertError('base58str.size() > prefix_len: '));
+  if (!s.startsWith('BTS')) throw new RpcError(assertError('base58str.substr( 0, prefix_len ) == prefix: ', { base58str: s }));
+  try {
+    parsePublicKey(s);
+  } catch (err) {
+    const why = (err as Error).message;
+    if (why.includes('base58')) throw new RpcError(fcError(FC.parse, 'Unable to decode base58 string ${base58_str}', { base58_str: s.slice(3) }));
+    if (why.includes('checksum')) throw new RpcError(assertError('fc::ripemd160::hash( (char*) key_data.data(), key_data.size() )._hash[0].value() == bin_key.check: '));
+    throw new RpcError(fcError(FC.outOfRange, 'public key ${key}: ${why}', { key: s, why }));
+  }
+  return s;
+}
+
+/** address(std::string) (protocol/address.cpp). */
+export function asAddress(v: unknown): string {
+  const s = asString(v);
+  try {
+    parseAddress(s);
+  } catch {
+    throw new RpcError(assertError('is_valid( base58str ): invalid address ${a}', { a: s }));
+  }
+  return s;
+}
+
+/** A serializer failure (a malformed transaction) as an fc parse error that names the field. */
+export function serializerError(err: unknown): RpcError {
+  if (err instanceof RpcError) return err;
+  return new RpcError(fcError(FC.parse, '${error}', { error: (err as Error).message }));
+}
+
+/** A signed_transaction as fc's from_variant leaves it: absent fields keep their defaults. */
+export function asTransaction(v: unknown): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new RpcError(fcError(FC.badCast, 'Invalid cast from ${type} to Object', { type: Array.isArray(v) ? 'array' : typeof v }));
+  const t = v as Record<string, unknown>;
+  const operations = asArray(t.operations).map((op) => (Array.isArray(op) && FEE_OPERATIONS.has(Number(op[0])) ? normaliseOperation(op) : op));
+  return {
+    ref_block_num: t.ref_block_num ?? 0,
+    ref_block_prefix: t.ref_block_prefix ?? 0,
+    expiration: t.expiration ?? '1970-01-01T00:00:00',
+    operations,
+    extensions: t.extensions ?? [],
+    signatures: t.signatures ?? [],
+  };
+}

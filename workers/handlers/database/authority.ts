@@ -1,0 +1,144 @@
+// database_api: Authority and validation, and Proposed transactions (none exist): who must sign a
+// transaction. Transactions are parsed as fc's from_variant leaves them; authorities are read from the
+// stored accounts.
+
+import { asArray, asString } from '../../../src/api/params.js';
+import { RpcError } from '../../../src/errors.js';
+import { packSignedTransaction, packTransaction } from '../../../src/chain/serializer.js';
+import { requiredFeeAsset, type PriceJson } from '../../../src/chain/fees.js';
+import { potentialSignatures, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../../../src/chain/authority.js';
+import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
+import { answerNothing } from '../unkept-answers.js';
+import { asPublicKey, asTransaction, serializerError } from './arguments.js';
+import { notSupported } from './checks.js';
+import { chainId, globals, mustParse } from './store-reads.js';
+import type { databaseApi } from '../../../src/api/sets/database.js';
+import type { HandlersFor } from '../types.js';
+
+/** GRAPHENE_MAX_SIG_CHECK_DEPTH, verify_authority's default recursion. */
+const MAX_SIG_CHECK_DEPTH = 2;
+
+/** Authority lookups for the authority checks: `id(_db).active` / `.owner`, which throw if absent. */
+function authorityLookups(ctx: WorkerContext): { getActive: (id: number) => AuthorityJson; getOwner: (id: number) => AuthorityJson } {
+  const cache = new Map<number, { owner: AuthorityJson; active: AuthorityJson }>();
+  const get = (id: number) => {
+    let a = cache.get(id);
+    if (!a) {
+      a = mustParse<{ owner: AuthorityJson; active: AuthorityJson }>(ctx, [1, 2, id]);
+      cache.set(id, a);
+    }
+    return a;
+  };
+  return { getActive: (id) => get(id).active, getOwner: (id) => get(id).owner };
+}
+
+/** The keys that signed a transaction, or an fc error. */
+function trxSignatureKeys(ctx: WorkerContext, trx: Record<string, unknown>): string[] {
+  try {
+    return signatureKeys(chainId(ctx), trx);
+  } catch (err) {
+    throw serializerError(err);
+  }
+}
+
+function maxAuthorityDepth(ctx: WorkerContext): number {
+  return Number(globals(ctx).parameters.max_authority_depth ?? MAX_SIG_CHECK_DEPTH);
+}
+
+export const authorityHandlers = {
+  // Authority / validation
+
+  get_transaction_hex(_ctx, [trxArg], out) {
+    const trx = asTransaction(trxArg);
+    try {
+      out.json(Buffer.from(packSignedTransaction(trx)).toString('hex'));
+    } catch (err) {
+      throw serializerError(err);
+    }
+  },
+
+  get_transaction_hex_without_sig(_ctx, [trxArg], out) {
+    const trx = asTransaction(trxArg);
+    try {
+      out.json(Buffer.from(packTransaction(trx)).toString('hex'));
+    } catch (err) {
+      throw serializerError(err);
+    }
+  },
+
+  get_required_signatures(ctx, [trxArg, keysArg], out) {
+    const trx = asTransaction(trxArg);
+    const available = sortKeys(asArray(keysArg).map(asPublicKey));
+    const existing = trxSignatureKeys(ctx, trx);
+    const keys = requiredSignatures(trx.operations as unknown[], existing, {
+      ...authorityLookups(ctx),
+      // HARDFORK_CORE_584 (2019) is long past on any chain this node serves.
+      allowNonImmediateOwner: true,
+      maxRecursion: maxAuthorityDepth(ctx),
+      availableKeys: available,
+    });
+    out.json(keys);
+  },
+
+  get_potential_signatures(ctx, [trxArg], out) {
+    const trx = asTransaction(trxArg);
+    const existing = trxSignatureKeys(ctx, trx);
+    out.json(potentialSignatures(trx.operations as unknown[], existing, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: maxAuthorityDepth(ctx) }).keys);
+  },
+
+  get_potential_address_signatures(ctx, [trxArg], out) {
+    const trx = asTransaction(trxArg);
+    const existing = trxSignatureKeys(ctx, trx);
+    out.json(potentialSignatures(trx.operations as unknown[], existing, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: maxAuthorityDepth(ctx) }).addresses);
+  },
+
+  verify_authority(ctx, [trxArg], out) {
+    const trx = asTransaction(trxArg);
+    const sigs = trxSignatureKeys(ctx, trx);
+    verifyAuthority(trx.operations as unknown[], sigs, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: maxAuthorityDepth(ctx) });
+    out.json(true);
+  },
+
+  verify_account_authority(ctx, [nameOrId, signersArg], out) {
+    const name = asString(nameOrId);
+    const keys = sortKeys(asArray(signersArg).map(asPublicKey));
+    const account = resolveAccount(ctx, name, true)!;
+    // Core checks a dummy transfer from the account, with verify_authority's default depth.
+    const op = [0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${account}`, to: '1.2.0', amount: { amount: 0, asset_id: '1.3.0' }, extensions: [] }];
+    let ok = true;
+    try {
+      verifyAuthority([op], keys, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: MAX_SIG_CHECK_DEPTH });
+    } catch (err) {
+      // Any fc exception means "not authorised" (database_api.cpp catches fc::exception).
+      if (!(err instanceof RpcError)) throw err;
+      ok = false;
+    }
+    out.json(ok);
+  },
+
+  validate_transaction(_ctx, [trxArg], _out) {
+    asTransaction(trxArg);
+    notSupported('validate_transaction', 'it has no pending state to apply a transaction to; use verify_authority and get_required_fees to check one');
+  },
+
+  get_required_fees(ctx, [opsArg, assetArg], out) {
+    const ops = asArray(opsArg);
+    const asset = resolveAsset(ctx, asString(assetArg), true)!;
+    const rate = mustParse<{ options: { core_exchange_rate: PriceJson } }>(ctx, [1, 3, asset]).options.core_exchange_rate;
+    const schedule = globals(ctx).parameters.current_fees;
+    const fees = ops.map((op) => {
+      if (Array.isArray(op) && Number(op[0]) === 22) {
+        notSupported('get_required_fees', 'proposal_create (22) is not an operation of this chain');
+      }
+      return requiredFeeAsset(op, schedule, rate);
+    });
+    out.json(fees);
+  },
+
+  // Proposed transactions: none exist.
+
+  get_proposed_transactions(ctx, [nameOrId], out) {
+    resolveAccount(ctx, asString(nameOrId), true);
+    answerNothing(out, 'database', 'get_proposed_transactions');
+  },
+} satisfies Partial<HandlersFor<typeof databaseApi>>;

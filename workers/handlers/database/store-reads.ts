@@ -1,0 +1,67 @@
+// How database_api reads the chain store. Replies that are stored objects are copied from LMDB's
+// bytes into the reply; only calls that must look inside an object parse it.
+import { asObjectId } from '../../../src/api/params.js';
+import { RpcError, assertError } from '../../../src/errors.js';
+import type { FeeScheduleJson } from '../../../src/chain/fees.js';
+import type { WorkerContext } from '../../context.js';
+import type { ReplyWriter } from '../../reply-writer.js';
+
+export type Key = [number, number, number];
+
+export const NULL = new TextEncoder().encode('null');
+
+const ACCOUNT = { space: 1, type: 2 };
+
+const idText = (k: Key): string => `${k[0]}.${k[1]}.${k[2]}`;
+
+export function rawObject(ctx: WorkerContext, k: Key): Uint8Array | undefined {
+  return ctx.store.objects.getBinaryFast(k) ?? undefined;
+}
+
+export function parseObject<T = Record<string, unknown>>(ctx: WorkerContext, k: Key): T | undefined {
+  const b = ctx.store.objects.get(k);
+  return b ? (JSON.parse(b.toString('utf8')) as T) : undefined;
+}
+
+/** `obj(_db)` on an id that does not exist. */
+export function mustParse<T = Record<string, unknown>>(ctx: WorkerContext, k: Key): T {
+  const o = parseObject<T>(ctx, k);
+  if (!o) throw new RpcError(assertError('maybe_found != nullptr: Unable to find Object ${id}', { id: idText(k) }));
+  return o;
+}
+
+export const countOf = (ctx: WorkerContext, space: number, type: number): number =>
+  ctx.store.objects.getKeysCount({ start: [space, type, 0], end: [space, type, Number.MAX_SAFE_INTEGER] });
+
+/** Every stored instance of a space.type, ascending. */
+export function* instancesOf(ctx: WorkerContext, space: number, type: number, from = 0): Generator<number> {
+  for (const k of ctx.store.objects.getKeys({ start: [space, type, from], end: [space, type, Number.MAX_SAFE_INTEGER] })) yield k[2];
+}
+
+/** Writes `[o1,o2,…]` from stored objects, `null` for absent ones. */
+export function writeObjects(ctx: WorkerContext, out: ReplyWriter, keys: readonly (Key | undefined)[]): void {
+  out.text('[');
+  keys.forEach((k, i) => {
+    if (i > 0) out.text(',');
+    // getBinaryFast returns LMDB's bytes without a copy; they are valid until the next read,
+    // and we copy them into the reply at once.
+    out.raw((k && ctx.store.objects.getBinaryFast(k)) || NULL);
+  });
+  out.text(']');
+}
+
+export function writeList(out: ReplyWriter, n: number, each: (i: number) => void): void {
+  out.text('[');
+  for (let i = 0; i < n; i++) {
+    if (i > 0) out.text(',');
+    each(i);
+  }
+  out.text(']');
+}
+
+export const globals = (ctx: WorkerContext) => mustParse<{ parameters: { current_fees: FeeScheduleJson; max_authority_depth?: number } }>(ctx, [2, 0, 0]);
+export const headTime = (ctx: WorkerContext): string => mustParse<{ time: string }>(ctx, [2, 1, 0]).time;
+/** The name of a stored account id (registrar, referrer, …). */
+export const accountName = (ctx: WorkerContext, id: string): string => mustParse<{ name: string }>(ctx, [1, 2, asObjectId(id, ACCOUNT).instance]).name;
+export const assetSymbol = (ctx: WorkerContext, instance: number): string => mustParse<{ symbol: string }>(ctx, [1, 3, instance]).symbol;
+export const chainId = (ctx: WorkerContext): string => ctx.store.meta.get('chain_id')!;
