@@ -251,3 +251,33 @@ test('a numeric id beyond 2^53 is echoed with every digit, as fc prints a uint64
   const n = request(t, '{"id":-9007199254740993,"method":"call","params":[]}');
   t.is(replyHead(n.id, n.jsonrpc, n.idText), '{"id":"-9007199254740993",');
 });
+
+test('an envelope error names the request by its id once the id could be read, and by null before', (t) => {
+  const to = (text: string) => {
+    const r = parseInbound(text, DEPTH);
+    return r.kind === 'invalid' ? r.to : 'not invalid';
+  };
+  t.deepEqual(to('{"id":1,"method":5}'), { id: 1, idText: '1' });
+  t.deepEqual(to('{"id":"a","jsonrpc":"1.0","method":"x"}'), { id: 'a', idText: undefined });
+  t.deepEqual(to('{"id":9,"method":"x","params":{}}'), { id: 9, idText: '9' });
+  t.deepEqual(to('{"id":5000000000,"jsonrpc":"2.0"}'), { id: 5000000000, idText: '"5000000000"' });
+  // no id, a null id, or an id that is not readable: null
+  t.is(to('{"method":"x","params":5}'), undefined);
+  t.is(to('{"id":null,"method":"x","params":5}'), undefined);
+  t.is(to('{"id":[1],"method":"x"}'), undefined);
+  t.is(to('[1]'), undefined);
+  t.is(invalidReply({ code: -32600, message: 'Invalid parameters' }, { id: 4, idText: '4' }), '{"id":4,"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid parameters"}}');
+  t.is(invalidReply({ code: -32600, message: 'Invalid parameters' }), '{"id":null,"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid parameters"}}');
+});
+
+test('with "id" given twice the last one is the id, and the echo is that same literal', (t) => {
+  const r = request(t, '{"id":1,"method":"x","id":2}');
+  t.is(r.id, 2);
+  t.is(resultReply(r, 'true'), '{"id":2,"result":true}');
+  const big = request(t, '{"id":1,"id":5000000000,"method":"x"}');
+  t.is(resultReply(big, 'true'), '{"id":"5000000000","result":true}');
+  const nested = request(t, '{"params":[{"id":3}],"id":4,"method":"x"}');
+  t.is(resultReply(nested, 'true'), '{"id":4,"result":true}');
+  const str = request(t, '{"id":1,"id":"s","method":"x"}');
+  t.is(resultReply(str, 'true'), '{"id":"s","result":true}');
+});

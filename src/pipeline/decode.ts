@@ -1,6 +1,6 @@
 // The decode layer: the message text becomes a request (fc's envelope checks, reference §3.5). A
-// message that is not a readable request ends here, answered with `"id":null`; a client's reply to
-// a server call ends here unanswered.
+// message that is not a valid request ends here, answered with its id if that could be read (else
+// `"id":null`); a client's reply to a server call ends here unanswered.
 import type { Config } from '../config.js';
 import { parseInbound } from '../protocol/jsonrpc.js';
 import type { Layer } from './types.js';
@@ -13,7 +13,7 @@ export function decode(config: Pick<Config, 'maxJsonDepth'>): Layer {
       return;
     }
     if (inbound.kind === 'invalid') {
-      call.outcome = { kind: 'invalid', error: inbound.error };
+      call.outcome = inbound;
       return;
     }
     call.request = inbound.request;

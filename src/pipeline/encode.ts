@@ -1,6 +1,6 @@
 // The encode layer: the call's outcome becomes the reply the session sends, in fc's envelope:
-// `{"id":…,"jsonrpc":"2.0","result":…}` or `…"error":{…}}` with the request's id, `"id":null` for
-// messages that were not readable requests, nothing for notifications (except internal errors,
+// `{"id":…,"jsonrpc":"2.0","result":…}` or `…"error":{…}}` with the request's id (also for envelope
+// errors, when the id could be read), `"id":null` for messages whose id could not be read, nothing for notifications (except internal errors,
 // which fc always returns). It also catches what a layer let escape, so every call is answered.
 import { RPC, httpStatusFor, protocolError } from '../errors.js';
 import { errorReply, invalidReply, resultPrefix } from '../protocol/jsonrpc.js';
@@ -11,7 +11,7 @@ import type { Call, Layer, Step } from './types.js';
 function replyFor(call: Call): Reply {
   const o = call.outcome ?? { kind: 'error', error: failure(call, new Error('the call ended without an outcome')) };
   if (o.kind === 'ignore') return null;
-  if (o.kind === 'invalid') return { body: invalidReply(o.error), status: httpStatusFor(o.error) };
+  if (o.kind === 'invalid') return { body: invalidReply(o.error, o.to), status: httpStatusFor(o.error) };
   const req = call.request!;
   if (o.kind === 'error') {
     if (!req.wantsReply && o.error.code !== RPC.INTERNAL.code) return null;

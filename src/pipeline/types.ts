@@ -1,6 +1,6 @@
 // The vocabulary of the call pipeline: a call as it travels, what it ends as, and the shape of a layer.
 import type { WireError } from '../errors.js';
-import type { RpcRequest } from '../protocol/jsonrpc.js';
+import type { InvalidTo, RpcRequest } from '../protocol/jsonrpc.js';
 import type { Reply, Session } from '../session/session.js';
 import type { Target } from '../dispatch/route.js';
 import type { CostClass } from '../pool/scheduler.js';
@@ -13,8 +13,8 @@ export type Outcome =
   | { readonly kind: 'reply'; readonly bytes: Uint8Array }
   /** an error for this request (its id is echoed) */
   | { readonly kind: 'error'; readonly error: WireError }
-  /** a message that is not a readable request: answered with `"id":null` */
-  | { readonly kind: 'invalid'; readonly error: WireError }
+  /** a message refused for its envelope: answered with its id when readable (`to`), else `"id":null` */
+  | { readonly kind: 'invalid'; readonly error: WireError; readonly to?: InvalidTo }
   /** a client's reply to a server call: nothing to answer */
   | { readonly kind: 'ignore' };
 

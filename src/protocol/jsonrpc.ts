@@ -18,10 +18,17 @@ export interface RpcRequest {
   readonly params: unknown[];
 }
 
+/** The readable id of a request refused for its envelope. */
+export type InvalidTo = Pick<RpcRequest, 'id' | 'idText'>;
+
 export type Inbound =
   | { readonly kind: 'request'; readonly request: RpcRequest }
-  /** a protocol error, answered with `id: null` whatever the request said */
-  | { readonly kind: 'invalid'; readonly error: WireError }
+  /**
+   * a protocol error. `to` is the request's id when it could be read (JSON-RPC 2.0 allows a null id
+   * only when it cannot: a client matching replies by id would otherwise wait for ever); without
+   * it the reply carries `"id":null`.
+   */
+  | { readonly kind: 'invalid'; readonly error: WireError; readonly to?: InvalidTo }
   /** a reply from the client to a server→client call: nothing to answer */
   | { readonly kind: 'ignore' };
 
@@ -62,19 +69,23 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
   const hasIdKey = has(o, 'id');
   const id = o.id;
   if (hasIdKey && id !== null && typeof id !== 'string' && typeof id !== 'number') return { kind: 'invalid', error: protocolError(RPC.INVALID_ID) };
+  // From here on the id is readable: envelope errors echo it.
+  const idText = typeof id === 'number' ? numericIdText(text, id) : undefined;
+  const to: InvalidTo | undefined = hasIdKey && id !== null ? { id: id as RequestId, idText } : undefined;
+  const refuse = (error: WireError): Inbound => (to ? { kind: 'invalid', error, to } : { kind: 'invalid', error });
   const hasMethod = has(o, 'method');
-  if (hasMethod && (typeof o.method !== 'string' || o.method === '')) return { kind: 'invalid', error: protocolError(RPC.INVALID_METHOD) };
+  if (hasMethod && (typeof o.method !== 'string' || o.method === '')) return refuse(protocolError(RPC.INVALID_METHOD));
   const hasJsonrpc = has(o, 'jsonrpc');
-  if (hasJsonrpc && o.jsonrpc !== '2.0') return { kind: 'invalid', error: protocolError(RPC.UNSUPPORTED_VERSION) };
+  if (hasJsonrpc && o.jsonrpc !== '2.0') return refuse(protocolError(RPC.UNSUPPORTED_VERSION));
   if (hasMethod) {
     const params = o.params;
-    if (has(o, 'params') && params !== null && typeof params === 'object' && !Array.isArray(params)) return { kind: 'invalid', error: protocolError(RPC.NAMED_PARAMS) };
-    if (has(o, 'params') && !Array.isArray(params)) return { kind: 'invalid', error: protocolError(RPC.INVALID_PARAMS) };
+    if (has(o, 'params') && params !== null && typeof params === 'object' && !Array.isArray(params)) return refuse(protocolError(RPC.NAMED_PARAMS));
+    if (has(o, 'params') && !Array.isArray(params)) return refuse(protocolError(RPC.INVALID_PARAMS));
     return {
       kind: 'request',
       request: {
         id: hasIdKey ? (id as RequestId) : undefined,
-        idText: typeof id === 'number' ? numericIdText(text, id) : undefined,
+        idText,
         wantsReply: hasIdKey && (hasJsonrpc || id !== null),
         jsonrpc: hasJsonrpc,
         method: o.method as string,
@@ -86,7 +97,7 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
     if (!hasIdKey || (id === null && !hasJsonrpc)) return { kind: 'invalid', error: protocolError(RPC.MISSING_ID) };
     return { kind: 'ignore' };
   }
-  return { kind: 'invalid', error: protocolError(RPC.MISSING_METHOD) };
+  return refuse(protocolError(RPC.MISSING_METHOD));
 }
 
 // Lossless integers. fc's parser keeps every integer literal exactly, as a uint64 (digits) or an
@@ -155,9 +166,16 @@ function parseLossless(text: string): unknown {
 // JSON.parse has already lost that text, so numeric ids are echoed from the literal itself.
 
 const PLAIN_ID = /"id"\s*:\s*(-?\d+)\s*[,}]/;
+/** A second `"id"` anywhere: then only the full scan can tell which literal JSON.parse kept. */
+const secondId = (text: string, first: number) => text.indexOf('"id"', first + 4) !== -1;
 
-/** The literal text of the top-level `"id"` value, scanning past nested values and strings. */
+/**
+ * The literal text of the top-level `"id"` value, scanning past nested values and strings. With the
+ * key given twice, the last one: JSON.parse keeps the last, and so does fc's parser (its
+ * mutable_variant_object replaces a key it already has), so the id echoed is the id read.
+ */
 function topLevelIdLiteral(text: string): string | undefined {
+  let found: string | undefined;
   let depth = 0;
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
@@ -169,7 +187,7 @@ function topLevelIdLiteral(text: string): string | undefined {
       i = j;
       if (depth === 1 && expectKey && str === 'id') {
         const m = /^\s*:\s*([^,}\s]+)/.exec(text.slice(j + 1));
-        return m?.[1];
+        found = m?.[1];
       }
       expectKey = false;
     } else if (c === '{' || c === '[') {
@@ -181,12 +199,12 @@ function topLevelIdLiteral(text: string): string | undefined {
       expectKey = true;
     }
   }
-  return undefined;
+  return found;
 }
 
 function numericIdText(text: string, id: number): string {
   const plain = PLAIN_ID.exec(text);
-  const literal = plain && Number(plain[1]) === id ? plain[1]! : (topLevelIdLiteral(text) ?? String(id));
+  const literal = plain && Number(plain[1]) === id && !secondId(text, plain.index) ? plain[1]! : (topLevelIdLiteral(text) ?? String(id));
   if (/^\d+$/.test(literal)) {
     const v = BigInt(literal);
     return v > 0xffffffffn ? `"${v}"` : v.toString();
@@ -225,5 +243,9 @@ export function errorReply(req: ReplyTo, error: WireError): string {
   return `${replyHead(req.id, req.jsonrpc, req.idText)}"error":${JSON.stringify(error)}}`;
 }
 
-/** Protocol errors are answered with `"id":null,"jsonrpc":"2.0"` whatever the request carried. */
-export const invalidReply = (error: WireError): string => errorReply({ id: null, jsonrpc: true }, error);
+/**
+ * Protocol errors are answered with `"jsonrpc":"2.0"` and the request's id when it could be read
+ * (`to`), else `"id":null`. (Core answers null in every case; JSON-RPC 2.0 allows it only for an
+ * unreadable id, and clients that match replies by id would wait for ever.)
+ */
+export const invalidReply = (error: WireError, to?: InvalidTo): string => errorReply({ id: to?.id ?? null, idText: to?.idText, jsonrpc: true }, error);
