@@ -470,3 +470,29 @@ test('arguments: too few, null and numeric strings for numbers, WebSocket and ca
   const viaId = await ws.call({ id: 8, method: 'call', params: [0, 'get_asset_id_from_string', ['TEST']] });
   t.deepEqual(viaId, { id: 8, result: '1.3.1' });
 });
+
+test('over-long names, symbols and keys name nothing: answered as Core answers a name or key it does not have, never -32603, and at once', async (t) => {
+  const f = await chainNode(t);
+  for (const length of [600, 5000, 100_000]) {
+    const name = 'a'.repeat(length);
+    const symbol = 'A'.repeat(length);
+    t.is(await f.result('get_account_by_name', [name]), null);
+    t.deepEqual(await f.result('lookup_account_names', [[name, 'alice']]).then((r: any[]) => r.map((a) => a?.id ?? null)), [null, '1.2.7']);
+    t.deepEqual(await f.result('get_accounts', [[name]]), [null]);
+    t.deepEqual(await f.result('lookup_asset_symbols', [[symbol, 'TEST']]).then((r: any[]) => r.map((a) => a?.id ?? null)), [null, '1.3.1']);
+    const refs = await f.error('get_account_references', [name]);
+    t.not(refs.code, -32603);
+    t.regex(refs.message, /account/);
+    // A lower bound longer than any name orders the names as the whole bound does.
+    t.deepEqual(await f.result('lookup_accounts', [name, 3]), await f.result('lookup_accounts', ['a'.repeat(70), 3]));
+    t.deepEqual(await f.result('list_assets', [symbol, 2]), await f.result('list_assets', ['A'.repeat(20), 2]));
+    const key = `BTS${'5'.repeat(length)}`;
+    const started = performance.now();
+    const keyError = await f.error('get_key_references', [[key]]);
+    t.is(keyError.code, 8, 'out_of_range, as an fc exception');
+    t.regex(keyError.message, /longer than any public key/);
+    t.true(keyError.message.length < 400, 'the error does not echo the whole argument');
+    t.is(await f.result('is_public_key_registered', [key]), false);
+    t.log(`${length}: key refused in ${Math.round(performance.now() - started)} ms`);
+  }
+});

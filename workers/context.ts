@@ -11,6 +11,22 @@ export interface WorkerContext {
 }
 
 /**
+ * Longest name or symbol a lookup sends to the store. Account names (at most 63 characters in Core)
+ * and asset symbols (16) are far shorter, so a longer one names nothing; and LMDB refuses a key
+ * beyond its key size, which would otherwise reach the client as an internal error.
+ */
+export const LONGEST_LOOKUP_KEY = 256;
+
+/** `key` for an exact lookup, or undefined when it is too long to name anything. */
+export const lookupKey = (key: string): string | undefined => (key.length > LONGEST_LOOKUP_KEY ? undefined : key);
+
+/**
+ * `key` as a range's lower bound. Cut to one character past the longest lookup key, it orders every
+ * stored key (all shorter than that) exactly as the whole bound does, and the store accepts it.
+ */
+export const lowerBoundKey = (key: string): string => (key.length > LONGEST_LOOKUP_KEY ? key.slice(0, LONGEST_LOOKUP_KEY + 1) : key);
+
+/**
  * `get_account_from_string`: a string starting with a digit is an account id (a malformed or
  * mistyped id throws even when `orThrow` is false, as in Core); otherwise a name. Returns the
  * account instance, or undefined when absent and `orThrow` is false.
@@ -26,7 +42,8 @@ export function resolveAccount(ctx: WorkerContext, nameOrId: string, orThrow: bo
     const id = asObjectId(nameOrId, { space: 1, type: 2 });
     instance = ctx.store.objects.doesExist([1, 2, id.instance]) ? id.instance : undefined;
   } else {
-    instance = ctx.store.accountNames.get(nameOrId);
+    const name = lookupKey(nameOrId);
+    instance = name === undefined ? undefined : ctx.store.accountNames.get(name);
   }
   if (instance === undefined && orThrow) throw new RpcError(assertError(ASSERT.NO_SUCH_ACCOUNT));
   return instance;
@@ -49,7 +66,8 @@ export function resolveAsset(ctx: WorkerContext, symbolOrId: string, orThrow: bo
     const id = asObjectId(symbolOrId, { space: 1, type: 3 });
     instance = ctx.store.objects.doesExist([1, 3, id.instance]) ? id.instance : undefined;
   } else {
-    instance = ctx.store.assetSymbols.get(symbolOrId);
+    const symbol = lookupKey(symbolOrId);
+    instance = symbol === undefined ? undefined : ctx.store.assetSymbols.get(symbol);
   }
   if (instance === undefined && orThrow) throw new RpcError(assertError(ASSERT.NO_SUCH_ASSET));
   return instance;

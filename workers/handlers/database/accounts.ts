@@ -2,7 +2,7 @@
 // indexes, so the reference calls are served.
 
 import { asArray, asString, asUint32 } from '../../../src/api/params.js';
-import { resolveAccount } from '../../context.js';
+import { lookupKey, lowerBoundKey, resolveAccount } from '../../context.js';
 import { answerNothing } from '../unkept-answers.js';
 import { asPublicKey } from './arguments.js';
 import { checkLimit } from './checks.js';
@@ -110,7 +110,8 @@ export const accountHandlers = {
 
   get_account_by_name(ctx, [name], out) {
     // An exact name lookup: ids are not accepted here (database_api.cpp:727-739).
-    const instance = ctx.store.accountNames.get(asString(name));
+    const key = lookupKey(asString(name));
+    const instance = key === undefined ? undefined : ctx.store.accountNames.get(key);
     out.raw((instance !== undefined && ctx.store.objects.getBinaryFast([1, 2, instance])) || NULL);
   },
 
@@ -130,7 +131,7 @@ export const accountHandlers = {
   },
 
   lookup_accounts(ctx, [lowerBound, limitArg], out) {
-    const lower = asString(lowerBound);
+    const lower = lowerBoundKey(asString(lowerBound));
     const limit = asUint32(limitArg);
     checkLimit('lookup_accounts', limit, ctx.config.apiLimits.api_limit_lookup_accounts);
     const pairs: [string, string][] = [];

@@ -18,11 +18,21 @@ export function asInt64(v: unknown): bigint {
   return BigInt.asIntN(64, asUint64(v));
 }
 
+/**
+ * Longest base58 text after the prefix that is tried as a key or address. A key is 37 bytes (33 and
+ * a checksum), at most 51 base58 digits; base58 decoding takes time quadratic in the length, so a
+ * 100,000-character "key" would hold a worker for seconds before failing.
+ */
+const LONGEST_BASE58 = 64;
+const tooLong = (what: string, s: string): RpcError =>
+  new RpcError(fcError(FC.outOfRange, '${what} ${text}: longer than any ${what} (${length} characters)', { what, text: `${s.slice(0, LONGEST_BASE58)}…`, length: s.length }));
+
 /** public_key_type(std::string) (protocol/types.cpp), with its checks in order. */
 export function asPublicKey(v: unknown): string {
   const s = asString(v);
   if (s.length <= 3) throw new RpcError(assertError('base58str.size() > prefix_len: '));
-  if (!s.startsWith('BTS')) throw new RpcError(assertError('base58str.substr( 0, prefix_len ) == prefix: ', { base58str: s }));
+  if (!s.startsWith('BTS')) throw new RpcError(assertError('base58str.substr( 0, prefix_len ) == prefix: ', { base58str: s.length > 3 + LONGEST_BASE58 ? `${s.slice(0, 3 + LONGEST_BASE58)}…` : s }));
+  if (s.length > 3 + LONGEST_BASE58) throw tooLong('public key', s);
   try {
     parsePublicKey(s);
   } catch (err) {
@@ -37,6 +47,7 @@ export function asPublicKey(v: unknown): string {
 /** address(std::string) (protocol/address.cpp). */
 export function asAddress(v: unknown): string {
   const s = asString(v);
+  if (s.length > 3 + LONGEST_BASE58) throw tooLong('address', s);
   try {
     parseAddress(s);
   } catch {

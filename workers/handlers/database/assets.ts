@@ -1,7 +1,7 @@
 // database_api: Assets, answered as extended_asset_object (api_helper_indexes on).
 
 import { asArray, asString, asUint32 } from '../../../src/api/params.js';
-import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
+import { lowerBoundKey, resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
 import { typed } from './arguments.js';
 import { checkLimit } from './checks.js';
@@ -31,7 +31,7 @@ export const assetHandlers = {
   },
 
   list_assets(ctx, [lowerBound, limitArg], out) {
-    const lower = asString(lowerBound);
+    const lower = lowerBoundKey(asString(lowerBound));
     const limit = asUint32(limitArg);
     checkLimit('list_assets', limit, ctx.config.apiLimits.api_limit_get_assets);
     const instances: number[] = [];
