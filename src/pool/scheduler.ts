@@ -156,8 +156,10 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
   const fill = () => {
     scheduled = false;
     while (tasks < maxTasks && ring.light.size > 0) {
-      // Spread what waits over the free slots, so that idle workers all get some.
-      const size = Math.min(MAX_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.light / (maxTasks - tasks))));
+      // Spread what waits over the idle workers, so that each gets some; once every worker has a
+      // task, what waits goes in one task that is ready when a worker is: the thread hop is paid
+      // once for all of it.
+      const size = Math.min(MAX_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.light / Math.max(1, pool.workers - tasks))));
       send('light', take('light', size));
     }
     const heavyCap = performance.now() - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
