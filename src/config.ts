@@ -108,6 +108,8 @@ export interface Config {
   readonly wsMaxBufferedBytes: number;
   /** bytes held for slow readers node-wide (WebSocket queues and unsent HTTP replies) */
   readonly maxBufferedBytes: number;
+  /** bytes a WebSocket client may leave unread before its pool calls wait for it to read */
+  readonly maxUnreadBytesPerConnection: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -171,6 +173,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'trusted-proxies', key: 'trustedProxies', kind: { type: 'list' }, default: '', help: 'Comma-separated peer addresses (load balancers) whose X-Forwarded-For header names the client address' },
   { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed; 0 disables (pings are sent automatically)' },
   { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
+  { name: 'max-unread-bytes-per-connection', key: 'maxUnreadBytesPerConnection', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Bytes of replies a WebSocket client may leave unread; beyond it none of its calls that need the worker pool run until it reads (they wait, counted in --max-pending-calls-per-connection)' },
   { name: 'max-buffered-bytes', key: 'maxBufferedBytes', kind: { type: 'int', min: 64 * 1024, max: 64 * 1024 * 1024 * 1024 }, default: String(256 * 1024 * 1024), help: 'Bytes the node holds for slow readers in all (WebSocket queues and unsent HTTP replies); over it, connections holding more than their share are closed and heavy calls get error -32010' },
   { name: 'log-level', key: 'logLevel', kind: { type: 'enum', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, default: 'info', help: 'Log level (pino)' },
 ];

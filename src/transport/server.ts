@@ -88,7 +88,9 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
   const limits = connectionLimits(config);
   /** Counts what a WebSocket holds queued, and closes it when the node is over budget and it over its share. */
   const holding = (ws: uWS.WebSocket<WsData>) => {
-    buffered.set(ws, ws.getBufferedAmount());
+    const unread = ws.getBufferedAmount();
+    buffered.set(ws, unread);
+    ws.getUserData().conn?.unread(unread);
     if (buffered.overShare(ws)) {
       const data = ws.getUserData();
       data.conn?.log.warn({ held: ws.getBufferedAmount() }, 'client does not read and the node is over --max-buffered-bytes; closing');
