@@ -160,7 +160,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   try {
     // On-demand chains (--block-interval 0) have no head age to watch.
     const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
-    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined });
+    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined, blockWriteFailure: () => producer.blockWriteFailure });
     server = await startServer(config, log, connections(config, login, pipeline, log), buffered, probes, pem);
   } catch (err) {
     await pool.close();
