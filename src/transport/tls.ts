@@ -32,29 +32,24 @@ export function loadServerPem(file: string, password: string): ServerPem {
   const fail = (what: string): never => {
     throw new ServerPemError(`--server-pem ${name}: ${what}`);
   };
-  let text = '';
-  try {
-    text = readFileSync(name, 'utf8');
-  } catch (err) {
-    fail(`cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  /** `fn`'s value, or the one line `what(err)` when it throws. */
+  const attempt = <T>(fn: () => T, what: (err: Error & { code?: string }) => string): T => {
+    try {
+      return fn();
+    } catch (err) {
+      return fail(what(err as Error & { code?: string }));
+    }
+  };
+  const text = attempt(() => readFileSync(name, 'utf8'), (err) => `cannot be read (${err.code ?? err.message})`);
   const certText = CERTIFICATE.exec(text)?.[0] ?? fail('holds no certificate (a "BEGIN CERTIFICATE" block); it must hold the certificate and its private key');
-  let cert: X509Certificate | undefined;
-  try {
-    cert = new X509Certificate(certText);
-  } catch (err) {
-    fail(`the certificate cannot be read (${(err as Error).message})`);
-  }
+  const cert = attempt(() => new X509Certificate(certText), (err) => `the certificate cannot be read (${err.message})`);
   const keyBlock = PRIVATE_KEY.exec(text) ?? fail('holds no private key (a "BEGIN PRIVATE KEY" block); it must hold the certificate and its private key');
   const encrypted = keyBlock[1] === 'ENCRYPTED PRIVATE KEY' || /Proc-Type: 4,ENCRYPTED/.test(keyBlock[0]);
   if (encrypted && password === '') fail('the private key is encrypted: give its password with --server-pem-password');
-  let key;
-  try {
-    key = createPrivateKey(encrypted ? { key: keyBlock[0], passphrase: password } : { key: keyBlock[0] });
-  } catch (err) {
-    if (encrypted) fail('--server-pem-password does not decrypt the private key');
-    fail(`the private key cannot be read (${(err as Error).message})`);
-  }
-  if (!cert!.checkPrivateKey(key!)) fail('the private key does not belong to the certificate');
-  return { file: name, passphrase: encrypted ? password : '', subject: cert!.subject.replace(/\n/g, ', '), validTo: Date.parse(cert!.validTo) };
+  const key = attempt(
+    () => createPrivateKey(encrypted ? { key: keyBlock[0], passphrase: password } : { key: keyBlock[0] }),
+    (err) => (encrypted ? '--server-pem-password does not decrypt the private key' : `the private key cannot be read (${err.message})`),
+  );
+  if (!cert.checkPrivateKey(key)) fail('the private key does not belong to the certificate');
+  return { file: name, passphrase: encrypted ? password : '', subject: cert.subject.replace(/\n/g, ', '), validTo: Date.parse(cert.validTo) };
 }
