@@ -11,6 +11,7 @@ import { GenesisError } from './chain/genesis.js';
 import { createLogger } from './log.js';
 import { startNode } from './main.js';
 import { runGenerate } from './generate-command.js';
+import { ServerPemError } from './transport/tls.js';
 
 /** Reads an ini file whose keys are long option names (sections are not used). */
 function readIni(file: string): Record<string, string> {
@@ -85,6 +86,8 @@ withNodeOptions(program.command('config').description('Print the effective confi
       key.startsWith('apiLimits.') ? (config.apiLimits as Record<string, unknown>)[key.slice(10)] : (config as unknown as Record<string, unknown>)[key];
     const shown = (o: (typeof OPTIONS)[number]): string => {
       const v = valueOf(o.key);
+      // A password is shown as set or not: this output gets pasted into bug reports.
+      if (o.secret) return v ? '(set, not shown)' : '';
       if (o.name === 'private-key' && typeof v === 'string') return `${v.slice(0, 60)}…"]`;
       if (v !== null && typeof v === 'object' && 'host' in v) {
         const e = v as unknown as { host: string; port: number };
@@ -169,7 +172,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof AccessFileError || err instanceof GenesisError) {
+  if (err instanceof ConfigError || err instanceof AccessFileError || err instanceof GenesisError || err instanceof ServerPemError) {
     process.stderr.write(`graphene-rpc: ${err.message}\n`);
     process.exit(2);
   }

@@ -57,6 +57,12 @@ export interface Endpoint {
 
 export interface Config {
   readonly rpcEndpoint: Endpoint;
+  /** null: no TLS listener */
+  readonly rpcTlsEndpoint: Endpoint | null;
+  /** PEM file holding the TLS certificate (and its chain) and its private key, as witness_node takes it */
+  readonly serverPem: string | null;
+  /** password of an encrypted private key in serverPem ('' for none) */
+  readonly serverPemPassword: string;
   readonly dataDir: string;
   /** null: the bundled config/genesis.json */
   readonly genesisJson: string | null;
@@ -114,7 +120,7 @@ export interface Config {
 }
 
 type Kind =
-  | { type: 'endpoint' }
+  | { type: 'endpoint'; nullable?: boolean }
   | { type: 'string' }
   | { type: 'path'; nullable?: boolean }
   | { type: 'int'; min: number; max: number; auto?: () => number }
@@ -131,6 +137,8 @@ export interface OptionSpec {
   /** default as the text an operator would write */
   readonly default: string | null;
   readonly help: string;
+  /** never printed (`graphene-rpc config` shows whether it is set, not its value) */
+  readonly secret?: boolean;
 }
 
 const U32_MAX = 0xffffffff;
@@ -145,6 +153,9 @@ const limitOptions: OptionSpec[] = Object.entries(API_LIMIT_DEFAULTS).map(([fiel
 
 export const OPTIONS: readonly OptionSpec[] = [
   { name: 'rpc-endpoint', key: 'rpcEndpoint', kind: { type: 'endpoint' }, default: '127.0.0.1:8090', help: 'HOST:PORT for JSON-RPC over HTTP and WebSocket (port 0 picks a free port)' },
+  { name: 'rpc-tls-endpoint', key: 'rpcTlsEndpoint', kind: { type: 'endpoint', nullable: true }, default: null, help: 'HOST:PORT for JSON-RPC over HTTPS and secure WebSocket (wss), with --server-pem; both endpoints may be served at once (default: no TLS)' },
+  { name: 'server-pem', key: 'serverPem', kind: { type: 'path', nullable: true }, default: null, help: 'PEM file with the TLS certificate (and any intermediates) and its private key, as witness_node takes it' },
+  { name: 'server-pem-password', key: 'serverPemPassword', kind: { type: 'string' }, default: '', help: 'Password of the private key in --server-pem, when it is encrypted', secret: true },
   { name: 'data-dir', key: 'dataDir', kind: { type: 'path' }, default: './data', help: 'Directory of the chain store; created from the genesis file on first start' },
   { name: 'genesis-json', key: 'genesisJson', kind: { type: 'path', nullable: true }, default: null, help: 'Genesis file used when the data directory is new (default: the bundled config/genesis.json)' },
   { name: 'api-access', key: 'apiAccess', kind: { type: 'path', nullable: true }, default: null, help: 'JSON file of users and the API sets they may use (default: everyone gets the public sets)' },
@@ -213,6 +224,7 @@ function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
         .map((x) => x.trim())
         .filter((x) => x !== '');
     case 'endpoint': {
+      if (raw.trim() === '' && k.nullable) return null;
       const m = /^(.*):(\d{1,5})$/.exec(raw.trim());
       const host = m?.[1]?.replace(/^\[(.*)\]$/, '$1');
       const port = m ? Number(m[2]) : NaN;
@@ -261,6 +273,8 @@ export function resolveConfig(
   }
   const out: Record<string, unknown> = { apiLimits: {} };
   const sources: Record<string, OptionSource> = {};
+  /** where each value came from, as a refusal names it */
+  const wheres: Record<string, string> = {};
   for (const spec of OPTIONS) {
     let raw: string | null = spec.default;
     let source: OptionSource = 'default';
@@ -282,8 +296,18 @@ export function resolveConfig(
     }
     const value = raw === null ? null : parseValue(spec, raw, where);
     sources[spec.name] = source;
+    wheres[spec.name] = where;
     if (spec.key.startsWith('apiLimits.')) (out.apiLimits as Record<string, unknown>)[spec.key.slice(10)] = value;
     else out[spec.key] = value;
+  }
+  // A TLS listener needs its certificate: refused here, with the option's source, rather than at listen.
+  if (out.rpcTlsEndpoint !== null && out.serverPem === null) {
+    throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' needs --server-pem (the certificate and its private key in one PEM file)`);
+  }
+  const plain = out.rpcEndpoint as Endpoint;
+  const tls = out.rpcTlsEndpoint as Endpoint | null;
+  if (tls && tls.port !== 0 && tls.port === plain.port && tls.host === plain.host) {
+    throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' expects a HOST:PORT other than --rpc-endpoint's, got '${tls.host}:${tls.port}'`);
   }
   return { config: deepFreeze(out as unknown as Config), sources: Object.freeze(sources) };
 }
