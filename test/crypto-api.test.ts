@@ -1,7 +1,8 @@
 // crypto_api against a real node, over HTTP and WebSocket (reference §4.6). The vectors in
 // test/fixtures/crypto/vectors.json are calls with the answers BitShares Core's own secp256k1-zkp
-// (the commit bitshares-fc vendors) gives through fc::ecc; make-vectors.mjs beside them says how they
-// were made and where each input comes from.
+// (the commit bitshares-fc vendors, bd067945) gives through fc::ecc, computed once outside this
+// repository by a small program making fc::ecc's library calls; each vector's `source` says where
+// its inputs come from (fc's blind_test, Core's confidential_test, or derived for a branch).
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
