@@ -1,8 +1,9 @@
 // The packed release installs lean and serves, as README "Install" tells an operator: `npm pack`,
-// then `npm install --omit=dev` of the tarball into an empty folder, then its `graphene-rpc serve`.
+// then `npm install --omit=dev` of the tarball into an empty folder, `npm ci --omit=dev` from the
+// lock that wrote, then its `graphene-rpc serve`.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveChild } from './helpers/child-node.js';
@@ -34,7 +35,7 @@ function run(file: string, args: string[], cwd: string): Promise<Run> {
   );
 }
 
-test('npm pack, then npm install --omit=dev of the tarball: graphene-rpc serve answers, without the dev packages', async (t) => {
+test('npm pack, npm install --omit=dev of the tarball, npm ci --omit=dev: graphene-rpc serve answers, without the dev packages', async (t) => {
   const dir = tempDir(t);
   // dist/ is built already (`npm test` builds first); --ignore-scripts keeps prepack from building
   // it again under the other test files running from it.
@@ -52,6 +53,12 @@ test('npm pack, then npm install --omit=dev of the tarball: graphene-rpc serve a
   for (const dev of ['typescript', 'ava', 'fastify', 'hdr-histogram-js', 'vega', 'vega-lite', 'bitsharesjs']) {
     t.false(existsSync(path.join(app, 'node_modules', dev)), `${dev} is not installed`);
   }
+  // The lock that install wrote installs the same tree again: `npm ci --omit=dev`, as README "Install" says.
+  t.true(existsSync(path.join(app, 'package-lock.json')));
+  rmSync(path.join(app, 'node_modules'), { recursive: true, force: true });
+  const again = await npm(['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], app);
+  t.is(again.code, 0, again.stderr);
+  t.false(/EBADENGINE/.test(again.stderr), again.stderr);
   const modules = path.join(app, 'node_modules', pkg.name);
   t.true(existsSync(path.join(modules, 'LICENSE')));
   t.false(existsSync(path.join(modules, 'dist/test')), 'tests are not shipped');
