@@ -88,3 +88,13 @@ test('npm pack, npm install --omit=dev of the tarball, npm ci --omit=dev: graphe
   t.is(help.code, 0, help.stderr);
   t.regex(help.stdout, /--scenarios LIST/);
 });
+
+test('in a checkout without dist/ (npm ci --omit=dev has no TypeScript to build it), graphene-rpc says so in one line', async (t) => {
+  const dir = tempDir(t);
+  mkdirSync(path.join(dir, 'bin'));
+  writeFileSync(path.join(dir, 'bin/graphene-rpc.js'), readFileSync(path.join(root, 'bin/graphene-rpc.js')));
+  writeFileSync(path.join(dir, 'package.json'), readFileSync(path.join(root, 'package.json')));
+  const r = await run(process.execPath, [path.join(dir, 'bin/graphene-rpc.js'), 'serve'], dir);
+  t.is(r.code, 1);
+  t.is(r.stderr, 'graphene-rpc: dist/ is not built: in a checkout run `npm ci && npm run build` (README "Install")\n');
+});
