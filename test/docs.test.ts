@@ -77,6 +77,8 @@ function readmeCommands(): ReadmeCommand[] {
       pending = [line];
     }
     const text = pending.join('\n');
+    // A line ending in a backslash goes on on the next line.
+    if (line.endsWith('\\')) continue;
     // Quotes in a trailing comment ("  # the test suite's …") do not open a string.
     if ((pending.map((l) => l.replace(/\s{2,}#.*$/, '')).join('\n').match(/'/g) ?? []).length % 2 === 1) continue;
     last = { section, command: text, expected: [] };
@@ -107,6 +109,11 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm run bench -- --workers 1,2,4,8 --p99-target 10 --data-dir data-big --out my-results': 'test/bench.test.ts (--tiny)',
   'npm run bench -- --scenarios ws-small,ws-history --workers 2   # only some scenarios': 'test/bench.test.ts (--scenarios)',
   'npm run bench -- --quick --scenarios adv-expensive,adv-pipelined,adv-flood,adv-nonreaders --workers 2 --node-dir ../older-checkout': 'test/bench.test.ts (--tiny)',
+  'openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -days 365 -subj /CN=localhost \\\n  -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout key.pem -out cert.pem -passout pass:changeit':
+    'test/tls.test.ts (its own openssl certificate for 127.0.0.1)',
+  'cat cert.pem key.pem > server.pem && chmod 600 server.pem': 'test/tls.test.ts (certificate and key in one PEM)',
+  'GRAPHENE_RPC_SERVER_PEM_PASSWORD=changeit npm start -- --rpc-tls-endpoint 127.0.0.1:8091 --server-pem server.pem': 'test/tls.test.ts (a node with --rpc-tls-endpoint, --server-pem and its password)',
+  'curl -s --cacert cert.pem -d \'{"id":1,"method":"get_chain_id","params":[]}\' https://127.0.0.1:8091/rpc': 'test/tls.test.ts (an HTTPS client that trusts the certificate)',
 };
 
 /** The sections whose commands this file runs against a node started with the sample access file. */
