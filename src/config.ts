@@ -143,12 +143,56 @@ export interface OptionSpec {
 
 const U32_MAX = 0xffffffff;
 
+/**
+ * What each api-limit bounds, naming only calls this node serves (test/cli.test.ts checks every name
+ * against the registry). Most are the largest `limit` argument; some bound a list's length.
+ */
+const API_LIMIT_HELP: { readonly [K in ApiLimitName]: string } = {
+  api_limit_get_account_history: 'Largest limit of history.get_account_history and get_account_history_by_time',
+  api_limit_get_account_history_operations: 'Largest limit of history.get_account_history_operations',
+  api_limit_get_account_history_by_operations: 'Largest limit of history.get_account_history_by_operations',
+  api_limit_get_relative_account_history: 'Largest limit of history.get_relative_account_history',
+  api_limit_get_market_history: 'Most buckets history.get_market_history returns (this chain has no markets: it answers [])',
+  api_limit_get_trade_history: 'Largest limit of get_trade_history',
+  api_limit_get_trade_history_by_sequence: 'Largest limit of get_trade_history_by_sequence',
+  api_limit_get_liquidity_pool_history: 'Largest limit of history.get_liquidity_pool_history and get_liquidity_pool_history_by_sequence',
+  api_limit_get_top_markets: 'Largest limit of get_top_markets',
+  api_limit_get_assets: 'Largest limit of list_assets and get_assets_by_issuer',
+  api_limit_get_asset_holders: 'Largest limit of asset.get_asset_holders',
+  api_limit_get_key_references: 'Most keys in one get_key_references call',
+  api_limit_get_full_accounts: 'Most accounts in one get_full_accounts call',
+  api_limit_get_full_accounts_lists: 'Most entries of each list (balances, orders, …) in a get_full_accounts answer',
+  api_limit_get_full_accounts_subscribe: 'Most accounts one connection may subscribe to through get_full_accounts',
+  api_limit_get_top_voters: 'Largest limit of get_top_voters',
+  api_limit_get_limit_orders: 'Largest limit of get_limit_orders',
+  api_limit_get_limit_orders_by_account: 'Largest limit of get_limit_orders_by_account',
+  api_limit_get_account_limit_orders: 'Largest limit of get_account_limit_orders',
+  api_limit_get_grouped_limit_orders: 'Largest limit of orders.get_grouped_limit_orders',
+  api_limit_get_order_book: 'Largest limit of get_order_book',
+  api_limit_get_call_orders: 'Largest limit of get_call_orders and get_call_orders_by_account',
+  api_limit_get_settle_orders: 'Largest limit of get_settle_orders and get_settle_orders_by_account',
+  api_limit_get_collateral_bids: 'Largest limit of get_collateral_bids',
+  api_limit_lookup_accounts: 'Largest limit of lookup_accounts',
+  api_limit_lookup_witness_accounts: 'Largest limit of lookup_witness_accounts',
+  api_limit_lookup_committee_member_accounts: 'Largest limit of lookup_committee_member_accounts',
+  api_limit_lookup_vote_ids: 'Most votes in one lookup_vote_ids call',
+  api_limit_list_htlcs: 'Largest limit of list_htlcs',
+  api_limit_get_htlc_by: 'Largest limit of get_htlc_by_from and get_htlc_by_to',
+  api_limit_get_withdraw_permissions_by_giver: 'Largest limit of get_withdraw_permissions_by_giver',
+  api_limit_get_withdraw_permissions_by_recipient: 'Largest limit of get_withdraw_permissions_by_recipient',
+  api_limit_get_tickets: 'Largest limit of list_tickets and get_tickets_by_account',
+  api_limit_get_liquidity_pools: 'Largest limit of list_liquidity_pools and the get_liquidity_pools_by_* calls, and most ids in get_liquidity_pools',
+  api_limit_get_samet_funds: 'Largest limit of list_samet_funds and get_samet_funds_by_owner and get_samet_funds_by_asset',
+  api_limit_get_credit_offers: 'Largest limit of list_credit_offers, list_credit_deals and their get_credit_*_by_* calls',
+  api_limit_get_storage_info: "Core's custom_operations plugin limit; reported by login.get_config, and no call of this node uses it",
+};
+
 const limitOptions: OptionSpec[] = Object.entries(API_LIMIT_DEFAULTS).map(([field, def]) => ({
   name: field.replace(/_/g, '-'),
   key: `apiLimits.${field}`,
   kind: { type: 'int', min: 0, max: U32_MAX },
   default: String(def),
-  help: `Maximum for the ${field.slice('api_limit_'.length)} call (BitShares Core's default)`,
+  help: `${API_LIMIT_HELP[field as ApiLimitName]} (BitShares Core's default)`,
 }));
 
 export const OPTIONS: readonly OptionSpec[] = [

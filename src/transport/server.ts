@@ -10,7 +10,7 @@
 //  - a WebSocket is unusable after `close`: mark the connection closed first and drop late replies.
 
 import net from 'node:net';
-import uWS from 'uWebSockets.js';
+import * as uWS from './uws.js';
 import type { Config, Endpoint } from '../config.js';
 import type { Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
