@@ -64,6 +64,7 @@ export const RPC = {
   TOO_MANY_CONNECTIONS: { code: -32014, message: 'Too many connections' },
   BLOCKS_NOT_WRITABLE: { code: -32015, message: 'Transactions are not accepted now: the node cannot write blocks' },
   HTTP_METHOD: { code: -32600, message: 'Invalid JSON request: use POST with a JSON-RPC body' },
+  HTTP_FRAMING: { code: -32600, message: 'Invalid HTTP request: its Content-Length headers conflict or are not a number' },
 } as const satisfies Record<string, { code: number; message: string }>;
 
 /** fc exception kinds (fc `exception.hpp`): code, reflected name, and `what()`. */

@@ -18,6 +18,8 @@ import { RPC, httpStatusFor, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import type { Connection, ConnectionFactory, Credentials } from '../pipeline/connection.js';
 import { connectionLimits } from './connection-limits.js';
+import { framingFault } from './framing.js';
+import { TokenBucket } from '../token-bucket.js';
 import type { BufferedBytes } from './buffered-bytes.js';
 import type { Probes } from '../readiness.js';
 import { ServerPemError, type ServerPem } from './tls.js';
@@ -37,6 +39,8 @@ export interface RpcServer {
 
 interface WsData {
   credentials: Credentials;
+  /** pings this client may still send this second (--ws-max-pings-per-second) */
+  readonly pings: TokenBucket;
   /** the client address its place in the connection limits is counted under */
   address: string;
   conn?: Connection;
@@ -181,7 +185,7 @@ export async function startServer(config: Config, log: Logger, newConnection: Co
       const extensions = req.getHeader('sec-websocket-extensions');
       const credentials = credentialsFrom(req.getHeader('authorization'));
       // The upgrade happens now, in this callback, so `open` and later `close` follow for certain.
-      res.upgrade<WsData>({ credentials, address }, key, protocol, extensions, context);
+      res.upgrade<WsData>({ credentials, address, pings: new TokenBucket(config.wsMaxPingsPerSecond, performance.now()) }, key, protocol, extensions, context);
     },
     open(ws) {
       sockets.add(ws);
@@ -220,6 +224,15 @@ export async function startServer(config: Config, log: Logger, newConnection: Co
     },
     drain(ws) {
       holding(ws);
+    },
+    // uWS answers every ping itself; a client that floods them gets its connection closed instead
+    // of an unbounded stream of pongs (1008: policy violation).
+    ping(ws) {
+      const data = ws.getUserData();
+      if (data.pings.take(performance.now())) return;
+      data.conn?.log.warn({ perSecond: config.wsMaxPingsPerSecond }, 'client sends too many pings; closing');
+      data.conn?.close();
+      ws.end(1008, 'too many pings: --ws-max-pings-per-second');
     },
     close(ws) {
       sockets.delete(ws);
@@ -310,6 +323,12 @@ export async function startServer(config: Config, log: Logger, newConnection: Co
       });
     };
     if (refused) return write(503, invalidReply(refused), true);
+    // Conflicting framing (a request-smuggling vector behind proxies): 400, and the connection closes.
+    const fault = framingFault(req);
+    if (fault !== undefined) {
+      log.info({ address, fault }, 'HTTP request refused for its framing; closing');
+      return write(400, invalidReply(protocolError(RPC.HTTP_FRAMING)), true);
+    }
     if (method !== 'post') {
       return write(405, invalidReply(protocolError(RPC.HTTP_METHOD)));
     }
