@@ -25,6 +25,8 @@ test('the exposition parser refuses what Prometheus refuses', (t) => {
   const f = parsePromText(good);
   t.deepEqual(f.get('a_total')!.samples[0]!.labels, { x: 'q"uo\\te\n', y: '2' });
   t.is(valueOf(f, 'h_count'), 2);
+  // Prometheus reads NaN and Inf in any case (prom-client writes "Nan").
+  t.true(Number.isNaN(valueOf(parsePromText('x Nan\ny -inf\n'), 'x')!));
   t.throws(() => parsePromText('a{x="1"} 1\nb 2\na{x="2"} 3\n'), { message: /not together/ });
   t.throws(() => parsePromText('a{x="1"} 1\na{x="1"} 2\n'), { message: /twice/ });
   t.throws(() => parsePromText('a{x=1} 1\n'), { message: /not quoted/ });

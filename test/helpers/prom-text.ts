@@ -29,10 +29,10 @@ class ParseError extends Error {
   }
 }
 
+/** A sample value as Prometheus reads it (Go's ParseFloat: NaN and Inf in any case; prom-client writes "Nan"). */
 function parseValue(text: string, line: number): number {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  const special = /^([-+]?)(inf|infinity|nan)$/i.exec(text);
+  if (special) return special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new ParseError(line, `not a number: '${text}'`);
   return Number(text);
 }
