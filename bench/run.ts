@@ -65,6 +65,10 @@ interface Options {
   idleSessions: number;
   /** the pauses that let the node settle around ws-idle and after the last deposit */
   settleMs: number;
+  /** ms between two GET /metrics of graphene-rpc while its throughput is measured (0: none) */
+  scrapeMs: number;
+  /** graphene-rpc's --log-level in the throughput runs (debug writes a served line per call) */
+  nodeLogLevel: string;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -115,6 +119,8 @@ function parseOptions(argv: string[]): Options {
     depositSeconds: num(values['deposit-seconds'], Number(def('deposit-seconds')), 'deposit-seconds'),
     idleSessions: num(values['idle-sessions'], Number(def('idle-sessions')), 'idle-sessions'),
     settleMs: num(values.settle, Number(def('settle')), 'settle') * 1000,
+    scrapeMs: values['scrape-ms'] === undefined ? 0 : num(values['scrape-ms'], 0, 'scrape-ms'),
+    nodeLogLevel: values['node-log-level'] ?? def('node-log-level'),
   };
 }
 
@@ -223,10 +229,43 @@ function scenarios(info: ChainInfo): { name: ScenarioName; transport: 'http' | '
   ];
 }
 
+/**
+ * Scrapes graphene-rpc's GET /metrics every `everyMs` until stopped, as Prometheus would; says how
+ * many scrapes answered 200 and their size.
+ */
+function scraping(port: number, everyMs: number): { stop(): Promise<{ scrapes: number; failed: number; bytes: number }> } {
+  let scrapes = 0;
+  let failed = 0;
+  let bytes = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    inFlight = fetch(`http://127.0.0.1:${port}/metrics`).then(
+      async (res) => {
+        const text = await res.text();
+        if (res.status === 200) {
+          scrapes++;
+          bytes = text.length;
+        } else failed++;
+      },
+      () => void failed++,
+    );
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await inFlight;
+      return { scrapes, failed, bytes };
+    },
+  };
+}
+
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
+  const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
   const before = processUsage(sys.pid);
   const { result, latency } = await load(spec, o.generators);
   const after = processUsage(sys.pid);
+  const scraped = await scraper?.stop();
+  if (scraped) log(`  ${scraped.scrapes} scrapes of /metrics (${scraped.bytes} bytes each), ${scraped.failed} failed`);
   const secs = result.elapsedMs / 1000;
   return {
     scenario,
@@ -242,6 +281,7 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
     generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : {}),
+    ...(scraped ? { scrapes: scraped.scrapes } : {}),
     ...extra,
   };
 }
@@ -382,6 +422,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       settleMs: o.settleMs,
       nodeDir: o.nodeDir,
       attackMs: o.attackMs,
+      scrapeMs: o.scrapeMs,
+      nodeLogLevel: o.nodeLogLevel,
     },
     runs: [],
     idle: [],
@@ -401,7 +443,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   // graphene-rpc at each worker count (closed loop), and the reply sizes the ceiling imitates.
   const replySize: Record<string, number> = {};
   for (const workers of o.workersSweep) {
-    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, ...nodeDirOf(o) });
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
     try {
       for (const s of list) {
         if (replySize[s.name] === undefined) {
@@ -422,7 +464,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   const bestWorkers = best?.workers ?? o.workersSweep[0]!;
   const openLoop = list.filter((s) => s.name === 'ws-small' || s.name === 'ws-mixed');
   if (openLoop.length > 0) {
-    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, ...nodeDirOf(o) });
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
     try {
       for (const s of openLoop) {
         const max = report.runs.find((r) => r.scenario === s.name && r.workers === bestWorkers)!.throughput;

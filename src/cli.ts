@@ -113,7 +113,7 @@ serve.action(async (opts: Record<string, string>) => {
   // the data directory is touched.
   const uws = uwsBuild();
   const { config } = configFrom(opts);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, {}, config.logFormat);
   log.debug({ uws, node: process.versions.node }, 'transport build');
   const node = await startNode(config, log);
   let stopping = false;

@@ -119,6 +119,8 @@ export interface Config {
   /** bytes a WebSocket client may leave unread before its pool calls wait for it to read */
   readonly maxUnreadBytesPerConnection: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** json: one JSON object per line (pino); pretty: for people, through pino-pretty */
+  readonly logFormat: 'json' | 'pretty';
 }
 
 type Kind =
@@ -234,6 +236,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'max-unread-bytes-per-connection', key: 'maxUnreadBytesPerConnection', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Bytes of replies a WebSocket client may leave unread; beyond it none of its calls that need the worker pool run until it reads (they wait, counted in --max-pending-calls-per-connection)' },
   { name: 'max-buffered-bytes', key: 'maxBufferedBytes', kind: { type: 'int', min: 64 * 1024, max: 64 * 1024 * 1024 * 1024 }, default: String(256 * 1024 * 1024), help: 'Bytes the node holds for slow readers in all (WebSocket queues and unsent HTTP replies); over it, connections holding more than their share are closed and heavy calls get error -32010' },
   { name: 'log-level', key: 'logLevel', kind: { type: 'enum', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, default: 'info', help: 'Log level (pino)' },
+  { name: 'log-format', key: 'logFormat', kind: { type: 'enum', choices: ['json', 'pretty'] }, default: 'json', help: 'Log lines as JSON objects (json), or formatted for people (pretty)' },
 ];
 
 export class ConfigError extends Error {}

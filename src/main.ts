@@ -1,5 +1,7 @@
 // The composition root: the only module that wires every layer together.
 //   config → access policy → chain store (genesis) → worker pool → call pipeline → connections → uWS server
+// The metrics are wired here too: each part counts what it owns into them, and they read the rest
+// (connections, the pool's queue, the head block) from the parts when scraped.
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
 
 import path from 'node:path';
@@ -9,9 +11,9 @@ import { defaultAccessPolicy, loadAccessFile, type AccessPolicy } from './access
 import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
 import { openChainStore } from './chain/store.js';
 import { initChain } from './chain/writer.js';
-import { openPool } from './pool/pool.js';
+import { openPool, type CallPool } from './pool/pool.js';
 import { chainLookups } from './pool/lookups.js';
-import { fairScheduler } from './pool/scheduler.js';
+import { fairScheduler, type Scheduler } from './pool/scheduler.js';
 import { checkRegistry } from './api/registry.js';
 import { BlockProducer } from './chain/producer.js';
 import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
@@ -23,12 +25,15 @@ import { loginThrottle } from './handlers/login-throttle.js';
 import { SubscriptionHub } from './subscriptions/hub.js';
 import { buildPipeline } from './pipeline/pipeline.js';
 import { connections } from './pipeline/connection.js';
-import { startServer } from './transport/server.js';
+import { startServer, type RpcServer } from './transport/server.js';
 import { bufferedBytes } from './transport/buffered-bytes.js';
 import { readiness } from './readiness.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchAccessFile } from './access-watch.js';
 import { loadServerPem } from './transport/tls.js';
+import { parseFcTime } from './chain/fc-json.js';
+import { nodeMetrics, type BackpressureLimit } from './metrics/node-metrics.js';
+import type { LimitName } from './metrics/calls.js';
 
 /** Reads the access file (or Core's default policy without one), and says what it holds. */
 function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): AccessPolicy {
@@ -76,7 +81,7 @@ export interface RunningNode {
   close(): Promise<void>;
 }
 
-export async function startNode(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningNode> {
+export async function startNode(config: Config, log: Logger = createLogger(config.logLevel, {}, config.logFormat)): Promise<RunningNode> {
   // One node per data directory, held from before the store opens until after it closes.
   const release = lockDataDir(config.dataDir);
   let node: RunningNode;
@@ -123,8 +128,27 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 
+  // The metrics come first: the parts below count into them from the start. What they read when
+  // scraped is made later, so they read it through `parts`.
+  const parts: { pool?: CallPool; scheduler?: Scheduler; server?: RpcServer } = {};
+  const buffered = bufferedBytes(config.maxBufferedBytes);
+  const metrics = nodeMetrics({
+    connections: () => ({ ws: parts.server?.connections ?? 0, http: parts.server?.httpRequests ?? 0 }),
+    pool: () => ({
+      queued: parts.scheduler?.queued ?? 0,
+      running: parts.scheduler?.running ?? 0,
+      busyWorkers: parts.pool?.busyWorkers ?? 0,
+      workers: config.workers,
+    }),
+    head: () => {
+      const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string; last_irreversible_block_num: number };
+      return { number: dgp.head_block_number, time: parseFcTime(dgp.time), lastIrreversible: dgp.last_irreversible_block_num };
+    },
+    bufferedBytes: () => buffered.total,
+  });
+
   checkRegistry();
-  const pool = openPool(config, log.child({ component: 'pool' }));
+  const pool = (parts.pool = openPool(config, log.child({ component: 'pool' }), { onWorkerReplaced: () => void metrics.workersReplaced.n++ }));
   try {
     await pool.ready();
   } catch (err) {
@@ -140,8 +164,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   });
   producer.on('pending', (trx) => subscriptions.onPendingTransaction(trx));
   producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const scheduler = fairScheduler(pool, { maxQueued: config.maxQueuedCalls });
-  const login: LoginServices = { policy, throttle: loginThrottle(config), users: new UserSessions() };
+  const scheduler = (parts.scheduler = fairScheduler(pool, { maxQueued: config.maxQueuedCalls, timing: metrics.poolTiming }));
+  const login: LoginServices = { policy, throttle: loginThrottle(config), users: new UserSessions(), failures: metrics.failedLogins };
   const services: Services = {
     config,
     login,
@@ -153,15 +177,20 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     storeChanged: () => pool.storeChanged(),
     log,
   };
-  const buffered = bufferedBytes(config.maxBufferedBytes);
-  const pipeline = buildPipeline({ config, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over });
+  const pipeline = buildPipeline({ config, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls });
   let closing: Promise<void> | undefined;
-  let server;
+  let server: RpcServer;
   try {
     // On-demand chains (--block-interval 0) have no head age to watch.
     const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
     const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined, blockWriteFailure: () => producer.blockWriteFailure });
-    server = await startServer(config, log, connections(config, login, pipeline, log), buffered, probes, pem);
+    const monitor = {
+      scrape: () => metrics.scrape(),
+      refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
+      closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
+    };
+    server = await startServer(config, log, connections(config, login, pipeline, log, metrics), buffered, probes, monitor, pem);
+    parts.server = server;
   } catch (err) {
     await pool.close();
     await store.close();

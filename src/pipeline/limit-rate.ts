@@ -36,6 +36,7 @@ export function limitRate(config: Pick<Config, 'maxCallsPerSecond'>): Layer {
       if (!bucket) perEntry.set(s.entry, (bucket = new TokenBucket(userRate, now)));
       if (!bucket.take(now)) {
         call.outcome = { kind: 'error', error: limitError(RPC.RATE_LIMITED, `${userRate} per second for this user: max_calls_per_second`) };
+        call.limit = 'max_calls_per_second';
         return;
       }
     }

@@ -47,6 +47,8 @@ const SWEEP_EVERY_MS = 100;
 interface Waiting {
   readonly task: PoolTask;
   readonly resolve: (a: PoolAnswer) => void;
+  /** performance.now() at submit */
+  readonly at: number;
 }
 /**
  * Whoever calls belong to (a connection); once closed, its waiting calls are dropped. While paused
@@ -71,9 +73,18 @@ export interface Scheduler {
   readonly running: number;
 }
 
+/** Where the scheduler records times, in seconds (the node's metrics). */
+export interface SchedulerTiming {
+  /** per call: from submit until its task is handed to the pool */
+  readonly wait: { observe(seconds: number): void };
+  /** per task: from handing it to the pool until its answers are back */
+  readonly run: { observe(seconds: number): void };
+}
+
 export interface SchedulerOptions {
   /** node-wide bound on queued plus running calls (--max-queued-calls) */
   readonly maxQueued: number;
+  readonly timing?: SchedulerTiming;
 }
 
 export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts: SchedulerOptions): Scheduler {
@@ -122,7 +133,10 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
     return out;
   };
 
+  const timing = opts.timing;
   const send = (cls: CostClass, items: Waiting[]) => {
+    const sentAt = performance.now();
+    if (timing) for (const it of items) timing.wait.observe((sentAt - it.at) / 1000);
     tasks++;
     if (cls === 'heavy') heavyTasks++;
     running += items.length;
@@ -137,6 +151,7 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
       items.map((i) => i.task),
       ctl?.signal,
     ).then((answers) => {
+      if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
         if (!ctl.signal.aborted) spare.push(ctl);
@@ -185,12 +200,13 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
   return {
     submit(owner, cost, task) {
       if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return Promise.resolve({ error: protocolError(RPC.NODE_BUSY) });
-      if (cost === 'light') lastLight = performance.now();
+      const at = performance.now();
+      if (cost === 'light') lastLight = at;
       return new Promise<PoolAnswer>((resolve) => {
         const r = ring[cost];
         const list = r.get(owner);
-        if (list) list.push({ task, resolve });
-        else r.set(owner, [{ task, resolve }]);
+        if (list) list.push({ task, resolve, at });
+        else r.set(owner, [{ task, resolve, at }]);
         queuedIn[cost]++;
         later();
       });
