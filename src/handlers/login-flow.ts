@@ -30,7 +30,13 @@ const LOGGED_NAME_CHARS = 64;
 
 /** Checks `user`/`password` after the wait the throttle asks for; counts and logs a failure. */
 export async function attemptLogin(svc: LoginServices, client: LoginClient, via: LoginVia, user: string, password: string): Promise<Grant | undefined> {
-  await pause(await svc.throttle.delayFor(client.address, user));
+  const delayMs = await svc.throttle.delayFor(client.address, user);
+  if (delayMs > 0) {
+    // Said before the wait, whatever the password: the line tells an operator that guessing is
+    // being slowed, and tells nothing a client could see.
+    client.log.info({ address: client.address, via, user: user.slice(0, LOGGED_NAME_CHARS), delayMs }, 'login attempt delayed');
+    await pause(delayMs);
+  }
   const grant = grantFor(svc.policy, user, password);
   if (!grant) {
     await svc.throttle.failed(client.address, user);
