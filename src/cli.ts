@@ -2,7 +2,9 @@
 // graphene-rpc's command line: `serve`, `config`, `generate`, `bench` and `hash-password`. Option
 // names are witness_node's.
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ini from 'ini';
 import { read } from 'read';
 import { OPTIONS, ConfigError, envName, resolveConfig, type Config, type OptionSource } from './config.js';
@@ -76,10 +78,25 @@ function configFrom(opts: Record<string, string>): { config: Config; sources: Re
     const v = opts[key];
     if (v !== undefined) cli[o.name] = v === (true as unknown) ? 'true' : v;
   }
-  const file = opts.config ? readIni(opts.config) : {};
-  const fileName = opts.config ? `config file ${opts.config}` : 'config file';
+  if (opts.config) {
+    const fileName = `config file ${opts.config}`;
+    return { ...resolveConfig(cli, readIni(opts.config), fileName, process.env), fileName };
+  }
+  // Without --config, as witness_node: <data-dir>/config.ini, when there is one. The data directory
+  // itself comes from the command line, the environment or the default, never from that file.
+  const first = resolveConfig(cli, {}, 'config file', process.env);
+  const inDataDir = dataDirIni(first.config);
+  if (!existsSync(inDataDir)) return { ...first, fileName: 'config file' };
+  const file = readIni(inDataDir);
+  const fileName = `config file ${inDataDir}`;
+  if ('data-dir' in file) throw new ConfigError(`${fileName}: data-dir cannot be set in the data directory's own config.ini`);
   return { ...resolveConfig(cli, file, fileName, process.env), fileName };
 }
+
+/** `<data-dir>/config.ini`: read when there is no --config, written with every option commented out on first start. */
+const dataDirIni = (config: Config): string => path.join(config.dataDir, 'config.ini');
+/** The bundled config.ini: every option, commented out, with its help and default. */
+const CONFIG_TEMPLATE = fileURLToPath(new URL('../../config/config.ini', import.meta.url));
 
 const serve = withNodeOptions(program.command('serve').description('Start the node'));
 
@@ -116,6 +133,15 @@ serve.action(async (opts: Record<string, string>) => {
   const log = createLogger(config.logLevel, {}, config.logFormat);
   log.debug({ uws, node: process.versions.node }, 'transport build');
   const node = await startNode(config, log);
+  // First start without --config: write the data directory's config.ini for the operator to edit.
+  if (!opts.config && !existsSync(dataDirIni(config))) {
+    try {
+      copyFileSync(CONFIG_TEMPLATE, dataDirIni(config));
+      log.info({ file: dataDirIni(config) }, 'wrote config.ini with every option commented out');
+    } catch (err) {
+      log.warn({ err, file: dataDirIni(config) }, 'could not write config.ini in the data directory');
+    }
+  }
   let stopping = false;
   const stop = (signal: string) => {
     // A second signal means now: no more draining.
@@ -133,9 +159,15 @@ serve.action(async (opts: Record<string, string>) => {
       },
     );
   };
-  // SIGHUP re-reads the access file; it does not stop the node.
+  // SIGHUP re-reads the configuration (the options that can change at run time take effect; the
+  // others are named as needing a restart) and the access file; it does not stop the node.
   process.on('SIGHUP', () => {
-    log.info({ signal: 'SIGHUP' }, 're-reading the api-access file');
+    log.info({ signal: 'SIGHUP' }, 're-reading the configuration and the api-access file');
+    try {
+      node.reloadOptions(configFrom(opts).config);
+    } catch (err) {
+      log.error({ error: (err as Error).message }, 'configuration not reloaded: the options in force stay');
+    }
     node.reloadAccess();
   });
   process.on('SIGINT', () => stop('SIGINT'));

@@ -5,7 +5,7 @@
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
 
 import path from 'node:path';
-import type { Config } from './config.js';
+import { OPTIONS, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { defaultAccessPolicy, loadAccessFile, type AccessPolicy } from './access.js';
 import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
@@ -77,6 +77,12 @@ export interface RunningNode {
    * one is refused, logged, and the rules in force stay.
    */
   reloadAccess(): { readonly ok: true; readonly users: number } | { readonly ok: false; readonly error: string };
+  /**
+   * Takes the options as they are now (SIGHUP: the config files and the command line read again).
+   * Those in RELOADABLE_OPTIONS take effect at once; any other that differs from the running value
+   * is named in `needRestart` (and logged) and keeps its running value.
+   */
+  reloadOptions(next: Config): { readonly applied: readonly string[]; readonly needRestart: readonly string[] };
   readonly log: Logger;
   close(): Promise<void>;
 }
@@ -124,7 +130,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     await store.close();
     throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness 1.6.0 expects blocks signed by ${witnessKey}`);
   }
-  const producer = new BlockProducer(store, signingKey, config.blockInterval, log.child({ component: 'producer' }));
+  const producerLog = log.child({ component: 'producer' });
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog);
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 
@@ -148,7 +155,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   });
 
   checkRegistry();
-  const pool = (parts.pool = openPool(config, log.child({ component: 'pool' }), { onWorkerReplaced: () => void metrics.workersReplaced.n++ }));
+  const poolLog = log.child({ component: 'pool' });
+  const pool = (parts.pool = openPool(config, poolLog, { onWorkerReplaced: () => void metrics.workersReplaced.n++ }));
   try {
     await pool.ready();
   } catch (err) {
@@ -215,6 +223,25 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return { ok: false as const, error };
     }
   };
+  // The loggers made at start, whose level a reload sets too (sessions follow the root on their own).
+  const components = [producerLog, poolLog];
+  // The configuration in force: what start-up read, with what reloads have applied.
+  let running: Config = config;
+  const reloadOptions = (next: Config) => {
+    const changed = changedOptions(running, next);
+    const applied = changed.filter((name) => RELOADABLE_OPTIONS.has(name));
+    const needRestart = changed.filter((name) => !RELOADABLE_OPTIONS.has(name));
+    if (applied.includes('log-level')) {
+      log.level = next.logLevel;
+      for (const l of components) l.level = next.logLevel;
+    }
+    if (applied.length > 0) {
+      running = { ...running, logLevel: next.logLevel };
+      log.info({ options: applied }, 'options reloaded');
+    }
+    if (needRestart.length > 0) log.warn({ options: needRestart }, 'options changed in the configuration take effect only after a restart; the running values stay');
+    return { applied, needRestart };
+  };
   // A changed file is picked up on its own too.
   const watched = config.apiAccess;
   const unwatch = watched ? watchAccessFile(path.resolve(watched), () => void reloadAccess()) : undefined;
@@ -223,6 +250,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     port: server.port,
     tlsPort: server.tlsPort,
     reloadAccess,
+    reloadOptions,
     producer,
     bufferedBytes: () => buffered.total,
     chainId,
@@ -241,4 +269,19 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return closing;
     },
   };
+}
+
+/**
+ * Options a running node takes from a reload (SIGHUP). Only the log level: every other option is
+ * read into the pipeline, the transport, the worker threads or the store when the node starts, so a
+ * new value would apply to some parts and not others; those are reported as needing a restart. (The
+ * access file is reloaded separately, and also when it changes on disk.) Worker threads keep the log
+ * level they started with: they log only faults.
+ */
+export const RELOADABLE_OPTIONS: ReadonlySet<string> = new Set(['log-level']);
+
+/** The names of the options whose values differ between two configurations. */
+export function changedOptions(a: Config, b: Config): string[] {
+  const valueOf = (c: Config, key: string): unknown => (key.startsWith('apiLimits.') ? (c.apiLimits as Record<string, unknown>)[key.slice(10)] : (c as unknown as Record<string, unknown>)[key]);
+  return OPTIONS.filter((o) => JSON.stringify(valueOf(a, o.key)) !== JSON.stringify(valueOf(b, o.key))).map((o) => o.name);
 }

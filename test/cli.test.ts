@@ -320,3 +320,79 @@ test('hash-password refuses an empty password in one line with a non-zero exit, 
     t.regex(r.stderr, /^graphene-rpc: hash-password: the password is empty.*\n$/);
   }
 });
+
+/** The JSON log lines a child writes to stdout, as they come; `until` resolves with the first that matches. */
+function logLines(child: ChildProcess) {
+  const lines: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let rest = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as Record<string, unknown>);
+    for (const w of waiters) w();
+  });
+  const until = (match: (l: Record<string, unknown>) => boolean, ms = 20_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const found = lines.find(match);
+        if (!found) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no such log line within ${ms} ms; saw: ${lines.map((l) => l.msg).join(' | ')}`));
+      }, ms);
+      waiters.add(check);
+      check();
+    });
+  return { lines, until };
+}
+
+test('first start writes <data-dir>/config.ini with every option commented out; without --config the node reads it, under command line and environment', async (t) => {
+  const dir = tempDir(t);
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  const child = start(t, ['serve', '--data-dir', dataDir, '--rpc-endpoint', `127.0.0.1:${port}`, '--block-interval', '0', '--workers', '1']);
+  const log = logLines(child);
+  await log.until((l) => l.msg === 'wrote config.ini with every option commented out');
+  const written = readFileSync(path.join(dataDir, 'config.ini'), 'utf8');
+  t.is(written, readFileSync(fileURLToPath(new URL('../../config/config.ini', import.meta.url)), 'utf8'));
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  writeFileSync(path.join(dataDir, 'config.ini'), `${written}\nmax-calls-per-second = 7\nworkers = 2\n`);
+  const shown = await run(t, ['config', '--data-dir', dataDir, '--workers', '1']);
+  t.is(shown.code, 0, shown.stderr);
+  t.regex(shown.stdout, new RegExp(`^max-calls-per-second += 7 +# config file ${path.join(dataDir, 'config.ini').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
+  t.regex(shown.stdout, /^workers += 1 +# command line$/m);
+});
+
+test('SIGHUP applies a new log level at once and names the changed options that need a restart; the node keeps serving', async (t) => {
+  const dir = tempDir(t);
+  const ini = path.join(dir, 'node.ini');
+  writeFileSync(ini, 'log-level = info\nmax-calls-per-second = 2000\n');
+  const port = await freePort();
+  const child = start(t, ['serve', '--config', ini, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', `127.0.0.1:${port}`, '--block-interval', '0', '--workers', '1']);
+  const log = logLines(child);
+  await log.until((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket');
+  const call = () => fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}' }).then((r) => r.json() as Promise<{ result?: string }>);
+  t.is(typeof (await call()).result, 'string');
+  t.false(log.lines.some((l) => l.msg === 'served'), 'at info no served lines');
+  writeFileSync(ini, 'log-level = debug\nmax-calls-per-second = 5\n');
+  child.kill('SIGHUP');
+  const reloaded = await log.until((l) => l.msg === 'options reloaded');
+  t.deepEqual(reloaded.options, ['log-level']);
+  const restart = await log.until((l) => typeof l.msg === 'string' && l.msg.startsWith('options changed in the configuration take effect only after a restart'));
+  t.deepEqual(restart.options, ['max-calls-per-second']);
+  t.is(typeof (await call()).result, 'string');
+  await log.until((l) => l.msg === 'served');
+  // An invalid file is refused: the options in force stay, and the node serves on.
+  writeFileSync(ini, 'log-level = loud\n');
+  child.kill('SIGHUP');
+  const refused = await log.until((l) => l.msg === 'configuration not reloaded: the options in force stay');
+  t.regex(String(refused.error), /log-level/);
+  t.is(typeof (await call()).result, 'string');
+  t.is(child.exitCode, null, 'still running');
+});

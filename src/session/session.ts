@@ -68,7 +68,10 @@ export class Session {
 
   /** This connection's logger (binding `conn`), made when first used: a pino child per HTTP request would cost more than its call. */
   get log(): Logger {
-    return (this.childLog ??= this.parentLog.child({ conn: this.connId }));
+    const log = (this.childLog ??= this.parentLog.child({ conn: this.connId }));
+    // A child keeps the level it was made with; the root's changes on a reload (SIGHUP).
+    if (log.level !== this.parentLog.level) log.level = this.parentLog.level;
+    return log;
   }
 
   /**
