@@ -152,6 +152,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return { number: dgp.head_block_number, time: parseFcTime(dgp.time), lastIrreversible: dgp.last_irreversible_block_num };
     },
     bufferedBytes: () => buffered.total,
+    storeWritable: () => producer.storeWritable,
   });
 
   checkRegistry();

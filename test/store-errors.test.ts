@@ -9,6 +9,7 @@
 // is the space coming back. Node ignores SIGXFSZ, so the process lives on. The limit is set on the
 // node's child process, or (for the producer alone) on this test process for the length of one
 // serial test.
+import { parsePromText, valueOf } from './helpers/prom-text.js';
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { openChainStore, storeWriteError } from '../src/chain/store.js';
@@ -127,6 +128,8 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   t.false(notReady.body.ready);
   t.regex(notReady.body.reason ?? '', /^blocks cannot be written: EFBIG \(File too large\) \(for \d+ s, \d+ attempts\)$/);
   t.is(notReady.body.headBlockNumber, head);
+  const writable = async () => valueOf(parsePromText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()), 'graphene_rpc_store_writable');
+  t.is(await writable(), 0, 'the metric says so too');
 
   for (const method of ['broadcast_transaction', 'broadcast_transaction_synchronous']) {
     const reply = await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['network_broadcast', method, [trx]] }));
@@ -148,6 +151,7 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   t.is(resumed.block, head + 1);
   const back = await ready();
   t.is(back.status, 200, JSON.stringify(back.body));
+  t.is(await writable(), 1);
   // The transaction refused during the outage was not kept: sent again, it is accepted and confirmed.
   const confirmed = await rpc(url, 'network_broadcast', 'broadcast_transaction_synchronous', [trx]);
   t.true(confirmed.result.block_num > head, JSON.stringify(confirmed));

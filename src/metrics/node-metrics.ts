@@ -25,6 +25,8 @@ export interface MetricSources {
   head(): { readonly number: number; readonly time: number; readonly lastIrreversible: number };
   /** bytes held for clients that do not read (WebSocket queues and unsent HTTP replies) */
   bufferedBytes(): number;
+  /** whether the store takes blocks now (false while a block write fails: a full disk, say) */
+  storeWritable(): boolean;
 }
 
 export const TRANSPORTS = ['ws', 'http'] as const;
@@ -131,6 +133,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     'limit',
     BACKPRESSURE_LIMITS,
   );
+  gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0));
   gauge('graphene_rpc_buffered_bytes', 'Bytes held for clients that do not read (WebSocket queues and unsent HTTP replies)', sources.bufferedBytes);
 
   const merged = Registry.merge([registry, processMetrics()]);
