@@ -36,15 +36,17 @@ export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(
   runs: number,
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
   predicate: (...args: Ts) => Promise<void>,
-  key: (...args: Ts) => string = (...args) => fc.stringify(args),
+  opts: { key?: (...args: Ts) => string; seedOffset?: number; quiet?: boolean } = {},
 ): Promise<number> {
+  const key = opts.key ?? ((...args: Ts) => fc.stringify(args));
   const scale = process.env.PROPERTY_RUNS ? Number(process.env.PROPERTY_RUNS) / 100 : 1;
   const distinct = new Set<string>();
   const property = fc.asyncProperty(...(arbitraries as unknown as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => {
     distinct.add(key(...(args as Ts)));
     await predicate(...(args as Ts));
   });
-  await fc.assert(property, { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.round(runs * scale)) });
-  t.log(`seed ${PROPERTY_SEED}: ${distinct.size} distinct cases`);
+  const seed = PROPERTY_SEED + (opts.seedOffset ?? 0);
+  await fc.assert(property, { seed, numRuns: Math.max(1, Math.round(runs * scale)) });
+  if (!opts.quiet) t.log(`seed ${seed}: ${distinct.size} distinct cases`);
   return distinct.size;
 }
