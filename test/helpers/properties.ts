@@ -7,6 +7,9 @@ import fc from 'fast-check';
 
 const DEFAULT_SEED = 20240514;
 
+/** PROPERTY_NO_SHRINK=1 reports the first failing input as found, without shrinking it. */
+const NO_SHRINK = process.env.PROPERTY_NO_SHRINK === '1';
+
 /** The seed of this run of the property tests. */
 export const PROPERTY_SEED: number =
   process.env.PROPERTY_SEED === 'random' ? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0 : Number(process.env.PROPERTY_SEED ?? DEFAULT_SEED);
@@ -25,7 +28,7 @@ export function checkProperty<Ts extends [unknown, ...unknown[]]>(
     distinct.add(key(...(args as Ts)));
     predicate(...(args as Ts));
   });
-  fc.assert(property, { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.round(runs * scale)) });
+  fc.assert(property, { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.round(runs * scale)), endOnFailure: NO_SHRINK, includeErrorInReport: true });
   t.log(`seed ${PROPERTY_SEED}: ${distinct.size} distinct cases`);
   return distinct.size;
 }
@@ -46,7 +49,7 @@ export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(
     await predicate(...(args as Ts));
   });
   const seed = PROPERTY_SEED + (opts.seedOffset ?? 0);
-  await fc.assert(property, { seed, numRuns: Math.max(1, Math.round(runs * scale)) });
+  await fc.assert(property, { seed, numRuns: Math.max(1, Math.round(runs * scale)), endOnFailure: NO_SHRINK, includeErrorInReport: true });
   if (!opts.quiet) t.log(`seed ${seed}: ${distinct.size} distinct cases`);
   return distinct.size;
 }
