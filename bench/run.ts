@@ -27,14 +27,13 @@ import { processUsage, startSystem, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, SessionSpec } from './session-worker.js';
 import { writeReport } from './report.js';
-import { ADVERSARIAL_SCENARIOS, printAdversarial, runAdversarial, type AdversarialName } from './adversarial.js';
+import { printAdversarial, runAdversarial } from './adversarial.js';
+import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
 import type { BenchReport, Percentiles, RunResult } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Every scenario, in the order they run; `--scenarios` picks some. */
-export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
-type ScenarioName = (typeof SCENARIOS)[number];
+export { SCENARIOS };
 
 interface Options {
   quick: boolean;
@@ -69,38 +68,18 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
+  // The options and their defaults are one table (bench/options.ts), shared with `bench --help`.
+  const { values: v } = parseArgs({
     args: argv,
-    options: {
-      quick: { type: 'boolean', default: false },
-      tiny: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      'data-dir': { type: 'string' },
-      accounts: { type: 'string' },
-      operations: { type: 'string' },
-      scenarios: { type: 'string' },
-      workers: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      'open-loop-shares': { type: 'string' },
-      generators: { type: 'string' },
-      'p99-target': { type: 'string' },
-      'deposit-sessions': { type: 'string' },
-      'deposit-rate': { type: 'string' },
-      'deposit-seconds': { type: 'string' },
-      'idle-sessions': { type: 'string' },
-      settle: { type: 'string' },
-      'node-dir': { type: 'string' },
-      'attack-seconds': { type: 'string' },
-      'rss-budget': { type: 'string' },
-      'attack-call': { type: 'string' },
-    },
+    options: Object.fromEntries(BENCH_OPTIONS.map((o) => [o.name, { type: o.value ? ('string' as const) : ('boolean' as const) }])),
   });
+  const values = v as Record<string, string | undefined> & { quick?: boolean; tiny?: boolean };
   // --tiny: the smallest run that still goes through every scenario and system (the test suite's
   // smoke test, a few seconds); its figures mean nothing. It is --quick with these defaults.
   const tiny = values.tiny ?? false;
   const quick = (values.quick ?? false) || tiny;
-  const preset = (full: string, q: string, t: string) => (tiny ? t : quick ? q : full);
+  const preset: Preset = tiny ? 'tiny' : quick ? 'quick' : 'full';
+  const def = (name: string) => benchDefault(name, preset);
   const num = (v: string | undefined, d: number, name: string): number => {
     if (v === undefined) return d;
     const n = Number(v);
@@ -115,27 +94,27 @@ function parseOptions(argv: string[]): Options {
   return {
     quick,
     tiny,
-    out: values.out ?? path.join(root, 'bench/results'),
-    dataDir: values['data-dir'] ?? path.join(root, preset('bench/data/chain-default', 'bench/data/chain-quick', 'bench/data/chain-tiny')),
-    accounts: Math.max(6, Math.round(num(values.accounts, Number(preset('100000', '2000', '60')), 'accounts'))),
-    operations: Math.round(num(values.operations, Number(preset('2000000', '40000', '400')), 'operations')),
+    out: values.out ?? path.join(root, def('out')),
+    dataDir: values['data-dir'] ?? path.join(root, def('data-dir')),
+    accounts: Math.max(6, Math.round(num(values.accounts, Number(def('accounts')), 'accounts'))),
+    operations: Math.round(num(values.operations, Number(def('operations')), 'operations')),
     scenarios: new Set(scenarios as ScenarioName[]),
-    workersSweep: list(values.workers, preset('1,2,3,4', '1,2', '1'), 'workers'),
+    workersSweep: list(values.workers, def('workers'), 'workers'),
     workersGiven: values.workers !== undefined,
     nodeDir: values['node-dir'] === undefined ? undefined : path.resolve(values['node-dir']),
-    attackMs: num(values['attack-seconds'], Number(preset('10', '5', '0.3')), 'attack-seconds') * 1000,
-    rssBudgetMiB: num(values['rss-budget'], 1024, 'rss-budget'),
+    attackMs: num(values['attack-seconds'], Number(def('attack-seconds')), 'attack-seconds') * 1000,
+    rssBudgetMiB: num(values['rss-budget'], Number(def('rss-budget')), 'rss-budget'),
     attackCall: values['attack-call'],
-    durationMs: num(values.duration, Number(preset('8', '1.2', '0.2')), 'duration') * 1000,
-    maxConnections: num(values.connections, tiny ? 4 : Infinity, 'connections'),
-    openLoopShares: list(values['open-loop-shares'], preset('0.1,0.3,0.5,0.7,0.9', '0.2,0.5', '0.5'), 'open-loop-shares'),
-    generators: num(values.generators, 1, 'generators'),
-    p99TargetMs: num(values['p99-target'], 10, 'p99-target'),
-    depositSessions: num(values['deposit-sessions'], Number(preset('10000', '200', '10')), 'deposit-sessions'),
-    depositRate: num(values['deposit-rate'], Number(preset('20', '10', '10')), 'deposit-rate'),
-    depositSeconds: num(values['deposit-seconds'], Number(preset('20', '4', '1.2')), 'deposit-seconds'),
-    idleSessions: num(values['idle-sessions'], Number(preset('5000', '1000', '20')), 'idle-sessions'),
-    settleMs: num(values.settle, Number(preset('1', '1', '0.1')), 'settle') * 1000,
+    durationMs: num(values.duration, Number(def('duration')), 'duration') * 1000,
+    maxConnections: num(values.connections, tiny ? Number(def('connections')) : Infinity, 'connections'),
+    openLoopShares: list(values['open-loop-shares'], def('open-loop-shares'), 'open-loop-shares'),
+    generators: num(values.generators, Number(def('generators')), 'generators'),
+    p99TargetMs: num(values['p99-target'], Number(def('p99-target')), 'p99-target'),
+    depositSessions: num(values['deposit-sessions'], Number(def('deposit-sessions')), 'deposit-sessions'),
+    depositRate: num(values['deposit-rate'], Number(def('deposit-rate')), 'deposit-rate'),
+    depositSeconds: num(values['deposit-seconds'], Number(def('deposit-seconds')), 'deposit-seconds'),
+    idleSessions: num(values['idle-sessions'], Number(def('idle-sessions')), 'idle-sessions'),
+    settleMs: num(values.settle, Number(def('settle')), 'settle') * 1000,
   };
 }
 

@@ -28,6 +28,7 @@ import { bufferedBytes } from './transport/buffered-bytes.js';
 import { readiness } from './readiness.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchAccessFile } from './access-watch.js';
+import { loadServerPem } from './transport/tls.js';
 
 /** Reads the access file (or Core's default policy without one), and says what it holds. */
 function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): AccessPolicy {
@@ -59,6 +60,8 @@ function blockSigningKey(text: string): Uint8Array {
 
 export interface RunningNode {
   readonly port: number;
+  /** the --rpc-tls-endpoint port, when TLS is served */
+  readonly tlsPort: number | undefined;
   readonly producer: BlockProducer;
   /** bytes held now for slow readers (WebSocket queues and unsent HTTP replies) */
   readonly bufferedBytes: () => number;
@@ -90,6 +93,13 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
 async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   // Everything that can refuse to start does so before anything listens.
   const policy = loadPolicy(config, log, 'using');
+  // witness_node reads --server-pem only with --rpc-tls-endpoint; say so rather than ignore it in silence.
+  if (config.serverPem && !config.rpcTlsEndpoint) log.warn({ file: config.serverPem }, '--server-pem is set but --rpc-tls-endpoint is not: TLS is not served');
+  const pem = config.rpcTlsEndpoint && config.serverPem ? loadServerPem(config.serverPem, config.serverPemPassword) : undefined;
+  if (pem) {
+    log.info({ file: pem.file, subject: pem.subject, validTo: new Date(pem.validTo).toISOString() }, 'TLS certificate');
+    if (pem.validTo < Date.now()) log.warn({ file: pem.file, validTo: new Date(pem.validTo).toISOString() }, 'the --server-pem certificate has expired: clients will refuse it');
+  }
 
   const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
   const store = openChainStore(config.dataDir);
@@ -150,8 +160,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   try {
     // On-demand chains (--block-interval 0) have no head age to watch.
     const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
-    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined });
-    server = await startServer(config, log, connections(config, login, pipeline, log), buffered, probes);
+    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined, blockWriteFailure: () => producer.blockWriteFailure });
+    server = await startServer(config, log, connections(config, login, pipeline, log), buffered, probes, pem);
   } catch (err) {
     await pool.close();
     await store.close();
@@ -162,6 +172,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     { host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant, blockInterval: config.blockInterval },
     'serving JSON-RPC over HTTP and WebSocket',
   );
+  if (config.rpcTlsEndpoint) log.info({ host: config.rpcTlsEndpoint.host, port: server.tlsPort }, 'serving JSON-RPC over HTTPS and secure WebSocket');
 
   const reloadAccess = () => {
     if (!config.apiAccess) return { ok: true as const, users: login.policy.users.size };
@@ -181,6 +192,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
 
   return {
     port: server.port,
+    tlsPort: server.tlsPort,
     reloadAccess,
     producer,
     bufferedBytes: () => buffered.total,

@@ -254,3 +254,69 @@ test('SIGHUP re-reads the access file and does not stop the node', async (t) => 
   t.true(await read('two'));
   t.is(child.exitCode, null, 'still running');
 });
+
+/** The registry's method names, to check that help texts name only calls that exist. */
+async function knownMethods(): Promise<Set<string>> {
+  const { API_SETS } = await import('../src/api/registry.js');
+  return new Set(Object.values(API_SETS).flatMap((set) => Object.keys(set.methods)));
+}
+
+/** Call names in a text (`get_…`, `list_…`, `lookup_…`; `*` as a wildcard) that no API set has. */
+function unknownCalls(text: string, known: Set<string>): string[] {
+  const names = text.match(/\b(?:get|list|lookup|set|subscribe|broadcast|debug)_[a-z0-9_*]*[a-z0-9*]/g) ?? [];
+  return names.filter((name) => {
+    const pattern = new RegExp(`^${name.replace(/\*/g, '[a-z0-9_]+')}$`);
+    return ![...known].some((m) => pattern.test(m));
+  });
+}
+
+test('serve --help lists every option once, names only calls that exist, and does not print the development key', async (t) => {
+  const r = await run(t, ['serve', '--help']);
+  t.is(r.code, 0, r.stderr);
+  for (const o of OPTIONS) {
+    const lines = r.stdout.split('\n').filter((l) => new RegExp(`^\\s+--${o.name}\\s`).test(l));
+    t.is(lines.length, 1, `--${o.name}`);
+    t.true(lines[0]!.split('(default:').length - 1 <= 1, `one default at most for --${o.name}: ${lines[0]}`);
+  }
+  t.false(r.stdout.includes('5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3'), 'the WIF is not printed');
+  t.deepEqual(unknownCalls(r.stdout, await knownMethods()), []);
+});
+
+test('the help of every command names only calls that exist', async (t) => {
+  const known = await knownMethods();
+  for (const args of [['--help'], ['config', '--help'], ['generate', '--help'], ['bench', '--help'], ['hash-password', '--help']]) {
+    const r = await run(t, args);
+    t.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    t.deepEqual(unknownCalls(r.stdout, known), [], args.join(' '));
+  }
+  // The check itself finds a call that does not exist.
+  t.deepEqual(unknownCalls('get_accounts, get_liquidity_pools_by_*, get_full_accounts_lists', known), ['get_full_accounts_lists']);
+});
+
+test('bench --help lists every benchmark option with its defaults, without loading the benchmark', async (t) => {
+  const { BENCH_OPTIONS } = await import('../bench/options.js');
+  const r = await run(t, ['bench', '--help']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /^Usage: graphene-rpc bench \[options\]/);
+  for (const o of BENCH_OPTIONS) t.regex(r.stdout, new RegExp(`^\\s+--${o.name}\\s`, 'm'), `--${o.name}`);
+  t.regex(r.stdout, /--workers LIST .*\(default: 1,2,3,4; --quick: 1,2; --tiny: 1\)/);
+  const short = await run(t, ['bench', '-h']);
+  t.is(short.stdout, r.stdout);
+});
+
+test('generate --help lists its options with their defaults and says how to serve the result', async (t) => {
+  const r = await run(t, ['generate', '--help']);
+  t.is(r.code, 0, r.stderr);
+  for (const o of ['--data-dir <dir>', '--accounts <n>', '--operations <m>', '--seed <s>', '--genesis-json <file>']) t.true(r.stdout.includes(o), o);
+  t.regex(r.stdout, /\(default:\s+100000\)/);
+  t.regex(r.stdout, /graphene-rpc serve --data-dir DIR/);
+});
+
+test('hash-password refuses an empty password in one line with a non-zero exit, from --password and from stdin', async (t) => {
+  for (const [args, input] of [[['hash-password', '--password', ''], undefined], [['hash-password'], ''], [['hash-password'], '\n']] as const) {
+    const r = await run(t, [...args], input);
+    t.not(r.code, 0);
+    t.is(r.stdout, '');
+    t.regex(r.stderr, /^graphene-rpc: hash-password: the password is empty.*\n$/);
+  }
+});

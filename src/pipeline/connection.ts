@@ -33,6 +33,11 @@ export interface Connection {
   receive(text: string): boolean;
   /** Answers a message the transport refused before reading it (too big), in reply order, with `"id":null`. */
   refuse(error: WireError): void;
+  /**
+   * What the client has left unread, in bytes, as the transport counts it. Above
+   * --max-unread-bytes-per-connection the connection's pool calls wait until it reads.
+   */
+  unread(bytes: number): void;
   close(): void;
 }
 
@@ -65,6 +70,7 @@ class PipelineConnection implements Connection {
     private readonly session: Session,
     private readonly pipeline: Pipeline,
     private readonly closeAt: number,
+    private readonly maxUnread: number,
   ) {}
 
   get log(): Logger {
@@ -93,6 +99,14 @@ class PipelineConnection implements Connection {
     this.session.enqueue({ body: invalidReply(error), status: httpStatusFor(error) });
   }
 
+  unread(bytes: number): void {
+    const paused = bytes > this.maxUnread;
+    if (paused === this.session.isPaused) return;
+    this.session.isPaused = paused;
+    if (paused) this.session.log.info({ unread: bytes }, 'client does not read its replies; its calls wait');
+    else this.pipeline.scheduler.wake();
+  }
+
   close(): void {
     this.session.close();
   }
@@ -118,6 +132,6 @@ export function connections(config: Config, login: LoginServices, pipeline: Pipe
         ),
       );
     }
-    return new PipelineConnection(session, pipeline, closeAt);
+    return new PipelineConnection(session, pipeline, closeAt, config.maxUnreadBytesPerConnection);
   };
 }

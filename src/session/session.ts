@@ -105,6 +105,12 @@ export class Session {
     return this.closed;
   }
 
+  /**
+   * True while the client leaves more than --max-unread-bytes-per-connection of replies unread: the
+   * scheduler then runs none of its pool calls (they wait) until it reads. Set by the transport.
+   */
+  isPaused = false;
+
   /** Number of requests whose replies have not been handed to the transport yet. */
   get pending(): number {
     return this.queue.length;

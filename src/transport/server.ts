@@ -1,6 +1,7 @@
-// The transport: uWebSockets.js on one port for HTTP and WebSocket. It turns bodies and frames into
-// text, hands them to a connection (src/pipeline/connection.ts), and writes what it answers. It
-// knows nothing about API sets or sessions.
+// The transport: uWebSockets.js on one port for HTTP and WebSocket (and, with --rpc-tls-endpoint, on a
+// second port for HTTPS and wss, with the same routes). It turns bodies and frames into text, hands
+// them to a connection (src/pipeline/connection.ts), and writes what it answers. It knows nothing
+// about API sets or sessions.
 //
 // uWS rules this file follows (uWebSockets.js docs/index.d.ts):
 //  - MUST copy data out of `req` and out of message/body ArrayBuffers before any await or return;
@@ -9,8 +10,8 @@
 //  - a WebSocket is unusable after `close`: mark the connection closed first and drop late replies.
 
 import net from 'node:net';
-import uWS from 'uWebSockets.js';
-import type { Config } from '../config.js';
+import * as uWS from './uws.js';
+import type { Config, Endpoint } from '../config.js';
 import type { Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
 import { RPC, httpStatusFor, protocolError } from '../errors.js';
@@ -19,9 +20,12 @@ import type { Connection, ConnectionFactory, Credentials } from '../pipeline/con
 import { connectionLimits } from './connection-limits.js';
 import type { BufferedBytes } from './buffered-bytes.js';
 import type { Probes } from '../readiness.js';
+import { ServerPemError, type ServerPem } from './tls.js';
 
 export interface RpcServer {
   readonly port: number;
+  /** the --rpc-tls-endpoint port (HTTPS and wss), when TLS is served */
+  readonly tlsPort: number | undefined;
   /** Open WebSocket sessions. */
   readonly connections: number;
   /**
@@ -81,14 +85,67 @@ const DRAIN_POLL_MS = 10;
 /** Replies up to this size are handed to uWS whole (see `write`). */
 const SMALL_REPLY_BYTES = 48 * 1024;
 
-export function startServer(config: Config, log: Logger, newConnection: ConnectionFactory, buffered: BufferedBytes, probes: Probes): Promise<RpcServer> {
-  const app = uWS.App();
+/** What the routes are registered with: every listener's app, so that both serve the same routes. */
+type Routes = Pick<uWS.TemplatedApp, 'ws' | 'get' | 'any'>;
+
+/** Registers each route on every app (the plain one, and the TLS one when there is one). */
+function onEvery(apps: readonly uWS.TemplatedApp[]): Routes {
+  return {
+    ws(pattern, behavior) {
+      for (const a of apps) a.ws(pattern, behavior);
+      return apps[0]!;
+    },
+    get(pattern, handler) {
+      for (const a of apps) a.get(pattern, handler);
+      return apps[0]!;
+    },
+    any(pattern, handler) {
+      for (const a of apps) a.any(pattern, handler);
+      return apps[0]!;
+    },
+  };
+}
+
+/**
+ * The TLS app. The PEM was checked already (tls.ts); if uWS still refuses it, say which file rather
+ * than uWS's bare "App construction failed".
+ */
+function sslApp(pem: ServerPem): uWS.TemplatedApp {
+  try {
+    // One file for both: OpenSSL's PEM readers take the blocks of their kind and skip the others.
+    return uWS.SSLApp({ cert_file_name: pem.file, key_file_name: pem.file, ...(pem.passphrase ? { passphrase: pem.passphrase } : {}) });
+  } catch (err) {
+    throw new ServerPemError(`--server-pem ${pem.file}: uWebSockets.js cannot serve TLS with it (${(err as Error).message})`);
+  }
+}
+
+/** Listens on one endpoint once no other process holds it. */
+async function listen(app: uWS.TemplatedApp, at: Endpoint): Promise<uWS.us_listen_socket> {
+  await portFree(at.host, at.port);
+  return new Promise((resolve, reject) => {
+    app.listen(at.host, at.port, (listenSocket) => {
+      if (listenSocket) resolve(listenSocket);
+      else reject(new Error(`cannot listen on ${at.host}:${at.port}`));
+    });
+  });
+}
+
+const portOf = (listenSocket: uWS.us_listen_socket): number => uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket);
+
+export async function startServer(config: Config, log: Logger, newConnection: ConnectionFactory, buffered: BufferedBytes, probes: Probes, pem?: ServerPem): Promise<RpcServer> {
+  if (config.rpcTlsEndpoint && !pem) throw new Error('--rpc-tls-endpoint needs the checked --server-pem');
+  // Both apps are made before either listens: a certificate uWS refuses stops the start, not half of it.
+  const plainApp = uWS.App();
+  const tlsApp = config.rpcTlsEndpoint && pem ? sslApp(pem) : undefined;
+  const app = onEvery(tlsApp ? [plainApp, tlsApp] : [plainApp]);
   const sockets = new Set<uWS.WebSocket<WsData>>();
   const maxBody = config.maxRequestBytes;
   const limits = connectionLimits(config);
   /** Counts what a WebSocket holds queued, and closes it when the node is over budget and it over its share. */
   const holding = (ws: uWS.WebSocket<WsData>) => {
-    buffered.set(ws, ws.getBufferedAmount());
+    const unread = ws.getBufferedAmount();
+    buffered.set(ws, unread);
+    ws.getUserData().conn?.unread(unread);
     if (buffered.overShare(ws)) {
       const data = ws.getUserData();
       data.conn?.log.warn({ held: ws.getBufferedAmount() }, 'client does not read and the node is over --max-buffered-bytes; closing');
@@ -282,37 +339,41 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
     });
   });
 
-  return portFree(config.rpcEndpoint.host, config.rpcEndpoint.port).then(() => new Promise<RpcServer>((resolve, reject) => {
-    app.listen(config.rpcEndpoint.host, config.rpcEndpoint.port, (listenSocket) => {
-      if (!listenSocket) {
-        reject(new Error(`cannot listen on ${config.rpcEndpoint.host}:${config.rpcEndpoint.port}`));
-        return;
+  const plain = await listen(plainApp, config.rpcEndpoint);
+  let secure: uWS.us_listen_socket | undefined;
+  if (tlsApp && config.rpcTlsEndpoint) {
+    try {
+      secure = await listen(tlsApp, config.rpcTlsEndpoint);
+    } catch (err) {
+      uWS.us_listen_socket_close(plain);
+      throw err;
+    }
+  }
+  log.debug({ status: httpStatusFor(undefined), tls: secure !== undefined }, 'listening');
+  return {
+    port: portOf(plain),
+    tlsPort: secure && portOf(secure),
+    get connections() {
+      return sockets.size;
+    },
+    async close(drainMs = 0) {
+      uWS.us_listen_socket_close(plain);
+      if (secure) uWS.us_listen_socket_close(secure);
+      // Calls in flight: each WebSocket's unanswered ones, and HTTP requests not yet answered.
+      const inFlight = () => {
+        let n = limits.total - sockets.size;
+        for (const ws of sockets) n += ws.getUserData().conn?.pending ?? 0;
+        return n;
+      };
+      const deadline = Date.now() + drainMs;
+      while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+      const left = inFlight();
+      for (const ws of [...sockets]) {
+        ws.getUserData().conn?.close();
+        ws.end(1001, 'server shutting down');
       }
-      log.debug({ status: httpStatusFor(undefined) }, 'listening');
-      resolve({
-        port: uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket),
-        get connections() {
-          return sockets.size;
-        },
-        async close(drainMs = 0) {
-          uWS.us_listen_socket_close(listenSocket);
-          // Calls in flight: each WebSocket's unanswered ones, and HTTP requests not yet answered.
-          const inFlight = () => {
-            let n = limits.total - sockets.size;
-            for (const ws of sockets) n += ws.getUserData().conn?.pending ?? 0;
-            return n;
-          };
-          const deadline = Date.now() + drainMs;
-          while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
-          const left = inFlight();
-          for (const ws of [...sockets]) {
-            ws.getUserData().conn?.close();
-            ws.end(1001, 'server shutting down');
-          }
-          sockets.clear();
-          return left;
-        },
-      });
-    });
-  }));
+      sockets.clear();
+      return left;
+    },
+  };
 }
