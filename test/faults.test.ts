@@ -29,7 +29,7 @@ function faultyNode(t: import('ava').ExecutionContext, workers: number) {
 
 /** Every worker of a pool of `workers` serves: as many concurrent calls as workers, each answered. */
 async function capacityIsBack(scheduler: ReturnType<typeof fairScheduler>, workers: number): Promise<string[]> {
-  const owners: Owner[] = Array.from({ length: workers * 3 }, () => ({ isClosed: false }));
+  const owners: Owner[] = Array.from({ length: workers * 3 }, () => ({ isClosed: false, isPaused: false }));
   return (await Promise.all(owners.map((o, i) => scheduler.submit(o, 'light', call(`ok${i}`))))).map(text);
 }
 
@@ -37,8 +37,8 @@ for (const fault of ['throw', 'exit', 'crash'] as const) {
   test(`a worker that fails (${fault}): its call gets -32603 at once, logged with its calls; the worker is replaced and other connections' calls are answered`, async (t) => {
     const { pool, scheduler, logs } = faultyNode(t, 2);
     await pool.ready();
-    const a: Owner = { isClosed: false };
-    const b: Owner = { isClosed: false };
+    const a: Owner = { isClosed: false, isPaused: false };
+    const b: Owner = { isClosed: false, isPaused: false };
     // Another connection's calls, before, with and after the failing one.
     const before = scheduler.submit(b, 'light', call('before'));
     await before;
@@ -56,8 +56,8 @@ for (const fault of ['throw', 'exit', 'crash'] as const) {
 test('a worker that hangs: its call gets -32012 after its budget, the worker is replaced, and the other worker serves other connections meanwhile', async (t) => {
   const { pool, scheduler, logs } = faultyNode(t, 2);
   await pool.ready();
-  const a: Owner = { isClosed: false };
-  const b: Owner = { isClosed: false };
+  const a: Owner = { isClosed: false, isPaused: false };
+  const b: Owner = { isClosed: false, isPaused: false };
   const budgetMs = 300;
   const started = Date.now();
   const hung = scheduler.submit(a, 'heavy', call('hang', { deadline: started + budgetMs, budgetMs }));
@@ -73,7 +73,7 @@ test('a worker that hangs: its call gets -32012 after its budget, the worker is 
 test('faults one after another: each failing call gets its error and the pool keeps serving', async (t) => {
   const { pool, scheduler } = faultyNode(t, 1);
   await pool.ready();
-  const o: Owner = { isClosed: false };
+  const o: Owner = { isClosed: false, isPaused: false };
   let injected = 0;
   for (const fault of ['exit', 'throw', 'crash', 'exit', 'hang', 'crash', 'throw', 'exit']) {
     const deadline = Date.now() + (fault === 'hang' ? 100 : 60_000);
@@ -113,7 +113,7 @@ test('a light call that fails takes nothing with it: the other calls of its task
   const { pool, scheduler } = faultyNode(t, 1);
   await pool.ready();
   for (const fault of ['throw', 'exit', 'crash'] as const) {
-    const owners: Owner[] = Array.from({ length: 6 }, () => ({ isClosed: false }));
+    const owners: Owner[] = Array.from({ length: 6 }, () => ({ isClosed: false, isPaused: false }));
     // Submitted in one turn, light: they travel in one task.
     const answers = await Promise.all(owners.map((o, i) => scheduler.submit(o, 'light', call(i === 2 ? fault : `mate${i}`))));
     t.deepEqual(answers.map(text), ['mate0', 'mate1', JSON.stringify({ error: { code: -32603, message: 'Internal error' } }), 'mate3', 'mate4', 'mate5'], fault);
