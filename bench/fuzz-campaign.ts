@@ -67,8 +67,16 @@ const preview = (f: Frame): string => {
   return `${f.kind} ${f.bytes.length}B ${f.utf8 ? '' : 'hex:'}${JSON.stringify(s)}`;
 };
 
-/** Replies seen, keyed by their id's JSON text. */
-function tally(report: FuzzReport, text: string): string | undefined {
+/** Reports the frames among `frames` answered -32603 (`internal`: the ids of those replies). */
+function reportInternalErrors(report: FuzzReport, internal: readonly string[], frames: readonly Frame[], expected: readonly Expectation[], where: string): void {
+  for (const key of internal) {
+    const culprits = frames.filter((_, i) => expected[i] !== 'none' && (expected[i] as { id: string }).id === key).map(preview);
+    report.violations.push(`${where}: -32603 (an unexpected exception) for id ${key}: ${culprits.join(' | ').slice(0, 600) || 'frame not found'}`);
+  }
+}
+
+/** Counts a reply; returns its id's JSON text. The ids of -32603 replies go to `internal`. */
+function tally(report: FuzzReport, text: string, internal: string[] = []): string | undefined {
   let v: Record<string, unknown>;
   try {
     v = JSON.parse(text) as Record<string, unknown>;
@@ -80,6 +88,8 @@ function tally(report: FuzzReport, text: string): string | undefined {
   report.replies++;
   if ('error' in v) inc(report.errorsByCode, String((v.error as { code?: unknown })?.code));
   else report.results++;
+  // -32603 is an unexpected exception in the node: never an answer to what a client sent.
+  if ((v.error as { code?: unknown } | undefined)?.code === -32603) internal.push(JSON.stringify(v.id));
   if (!('id' in v)) {
     report.violations.push(`a reply without an id: ${text.slice(0, 200)}`);
     return undefined;
@@ -99,9 +109,10 @@ function connectWs(port: number): Promise<WebSocket> {
  * One window on a WebSocket: the frames, then a sentinel; resolves when the sentinel's reply came
  * (then every earlier reply has) or the connection closed. Returns the ids seen and how it ended.
  */
-function wsWindow(ws: WebSocket, frames: readonly Frame[], sentinel: string, report: FuzzReport, livenessMs: number): Promise<{ seen: Map<string, number>; closed?: number }> {
+function wsWindow(ws: WebSocket, frames: readonly Frame[], sentinel: string, report: FuzzReport, livenessMs: number): Promise<{ seen: Map<string, number>; internal: string[]; closed?: number }> {
   return new Promise((resolve) => {
     const seen = new Map<string, number>();
+    const internal: string[] = [];
     const sentinelKey = JSON.stringify(sentinel);
     let done = false;
     const finish = (closed?: number) => {
@@ -110,10 +121,10 @@ function wsWindow(ws: WebSocket, frames: readonly Frame[], sentinel: string, rep
       clearTimeout(timer);
       ws.off('message', onMessage);
       ws.off('close', onClose);
-      resolve(closed === undefined ? { seen } : { seen, closed });
+      resolve(closed === undefined ? { seen, internal } : { seen, internal, closed });
     };
     const onMessage = (data: WebSocket.RawData) => {
-      const key = tally(report, data.toString());
+      const key = tally(report, data.toString(), internal);
       if (key === undefined) return;
       if (key === sentinelKey) return finish();
       seen.set(key, (seen.get(key) ?? 0) + 1);
@@ -169,8 +180,9 @@ async function wsLoop(o: FuzzOptions, source: FrameSource, report: FuzzReport, m
     }
     report.wsFrames += frames.length;
     const expected = frames.map((f) => expectationOf(f, o));
-    const { seen, closed } = await wsWindow(ws, frames, `sentinel-${n}-${round++}`, report, livenessMs);
+    const { seen, internal, closed } = await wsWindow(ws, frames, `sentinel-${n}-${round++}`, report, livenessMs);
     checkWindow(report, frames, expected, seen, `ws ${n}`);
+    reportInternalErrors(report, internal, frames, expected, `ws ${n}`);
     if (closed !== undefined) {
       report.violations.push(`ws ${n}: the node closed a steady connection (${closed}) after ${frames.map(preview).join(' | ').slice(0, 600)}`);
       ws = await connectWs(o.port);
@@ -187,7 +199,7 @@ async function closingFrame(o: FuzzOptions, f: Frame, report: FuzzReport, livene
   ws.on('error', () => {});
   report.wsFrames++;
   const seen = new Map<string, number>();
-  const done = await new Promise<{ seen: Map<string, number>; closed?: number }>((resolve) => {
+  const done = await new Promise<{ seen: Map<string, number>; internal: string[]; closed?: number }>((resolve) => {
     // The frame goes out as a text frame with its bytes as they are.
     ws.send(f.bytes, { binary: false });
     void wsWindow(ws, [], `sentinel-closing-${report.frames}`, report, livenessMs).then(resolve);
@@ -199,6 +211,7 @@ async function closingFrame(o: FuzzOptions, f: Frame, report: FuzzReport, livene
     if (done.closed === 1006) inc(report.knownUws, 'ws text frame with invalid UTF-8: closed abruptly (1006), no reply');
   } else {
     checkWindow(report, [f], [expectationOf(f, o)], seen, 'ws invalid-utf8 text');
+    reportInternalErrors(report, done.internal, [f], [expectationOf(f, o)], 'ws invalid-utf8 text');
     ws.close();
   }
 }
@@ -250,8 +263,10 @@ async function httpLoop(o: FuzzOptions, source: FrameSource, report: FuzzReport,
       if (r.status !== 204 || r.body !== '') report.violations.push(`HTTP: a notification answered ${r.status} ${r.body.slice(0, 120)}: ${preview(f)}`);
       continue;
     }
-    const key = tally(report, r.body);
+    const internal: string[] = [];
+    const key = tally(report, r.body, internal);
     if (key !== expected.id) report.violations.push(`HTTP: answered with id ${key}, expected ${expected.id}: ${preview(f)}`);
+    reportInternalErrors(report, internal, [f], [expected], 'HTTP');
   }
   agent.destroy();
 }
