@@ -282,6 +282,16 @@ test('with "id" given twice the last one is the id, and the echo is that same li
   t.is(resultReply(str, 'true'), '{"id":"s","result":true}');
 });
 
+test('a key "id" spelt with escapes ("\\u0069d") is the id JSON.parse reads, and the echo is its literal', (t) => {
+  // Found by test/envelope-properties.test.ts: the literal scan compared the raw key text, so the
+  // escaped key (the one parsed) was passed over and an earlier "id" echoed instead.
+  const r = request(t, String.raw`{"id":1,"method":"x","\u0069d":2.50}`);
+  t.is(r.id, 2.5);
+  t.is(resultReply(r, 'true'), '{"id":"2.50","result":true}');
+  t.is(resultReply(request(t, String.raw`{"i\u0064":1e5,"method":"x"}`), 'true'), '{"id":"1e5","result":true}');
+  t.is(resultReply(request(t, String.raw`{"id":1,"\u0069d":1.0,"method":"x"}`), 'true'), '{"id":"1.0","result":true}');
+});
+
 test('a parse error reads the same on every supported Node line (no "(line N column M)", which V8 12 adds)', (t) => {
   const r = parseInbound('{,}', DEPTH);
   t.is(r.kind, 'invalid');

@@ -74,32 +74,43 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     log.error({ err }, 'worker thread failed; piscina replaces it');
     opts.onWorkerReplaced?.();
   });
+  /**
+   * One task on a worker. When the worker fails (the task throws, the thread exits or crashes) the
+   * calls of a task of several run again one to a task: the calls are read-only, and one call that
+   * kills its worker must not take the others that happened to travel with it. The one that fails
+   * alone is answered -32603 and logged by name.
+   */
+  const runTask = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> => {
+    const bytes = encode(tasks);
+    return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
+      (answers: PoolAnswer[]) => {
+        if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
+        return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
+      },
+      (err: unknown) => {
+        const calls = tasks.map((t) => `${t.set}.${t.method}`);
+        if (signal?.aborted) {
+          // piscina has terminated the worker running it and starts a new one: capacity comes back.
+          log.warn({ calls }, 'a task ran past its hard time bound; its worker thread was replaced');
+          opts.onWorkerReplaced?.();
+          return tasks.map((t) => ({ error: limitError(RPC.BUDGET_EXCEEDED, `${t.budgetMs ?? config.callBudgetMs} ms: --call-budget-ms`) }));
+        }
+        if (tasks.length > 1) {
+          log.warn({ err, calls }, 'worker task failed; its calls run again one to a task');
+          return Promise.all(tasks.map((t) => runTask([t], signal).then((a) => a[0]!)));
+        }
+        log.error({ err, calls }, 'worker task failed; its calls get -32603');
+        return tasks.map(() => ({ error: protocolError(RPC.INTERNAL) }));
+      },
+    );
+  };
   return {
     workers: config.workers,
     get busyWorkers() {
       // Ready threads minus the idle ones; a thread still starting (a replacement) counts as busy.
       return Math.max(0, piscina.threads.length - piscina.idleThreads);
     },
-    runTask(tasks, signal) {
-      const bytes = encode(tasks);
-      return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
-        (answers: PoolAnswer[]) => {
-          if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
-          return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
-        },
-        (err: unknown) => {
-          const calls = tasks.map((t) => `${t.set}.${t.method}`);
-          if (signal?.aborted) {
-            // piscina has terminated the worker running it and starts a new one: capacity comes back.
-            log.warn({ calls }, 'a task ran past its hard time bound; its worker thread was replaced');
-            opts.onWorkerReplaced?.();
-            return tasks.map((t) => ({ error: limitError(RPC.BUDGET_EXCEEDED, `${t.budgetMs ?? config.callBudgetMs} ms: --call-budget-ms`) }));
-          }
-          log.error({ err, calls }, 'worker task failed; its calls get -32603');
-          return tasks.map(() => ({ error: protocolError(RPC.INTERNAL) }));
-        },
-      );
-    },
+    runTask,
     storeChanged() {
       Atomics.add(version, 0, 1);
     },

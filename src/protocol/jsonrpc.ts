@@ -171,8 +171,21 @@ function parseLossless(text: string): unknown {
 // JSON.parse has already lost that text, so numeric ids are echoed from the literal itself.
 
 const PLAIN_ID = /"id"\s*:\s*(-?\d+)\s*[,}]/;
-/** A second `"id"` anywhere: then only the full scan can tell which literal JSON.parse kept. */
-const secondId = (text: string, first: number) => text.indexOf('"id"', first + 4) !== -1;
+/**
+ * A second `"id"` anywhere, or an escape that could spell one (`"\u0069d"` is the key "id" to
+ * JSON.parse): then only the full scan can tell which literal JSON.parse kept.
+ */
+const secondId = (text: string, first: number) => text.indexOf('"id"', first + 4) !== -1 || text.includes('\\u00');
+
+/** A key as JSON.parse reads it: escapes decoded (rare; most keys have none). */
+const keyText = (raw: string): string | undefined => {
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * The literal text of the top-level `"id"` value, scanning past nested values and strings. With the
@@ -190,7 +203,7 @@ function topLevelIdLiteral(text: string): string | undefined {
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       const str = text.slice(i + 1, j);
       i = j;
-      if (depth === 1 && expectKey && str === 'id') {
+      if (depth === 1 && expectKey && keyText(str) === 'id') {
         const m = /^\s*:\s*([^,}\s]+)/.exec(text.slice(j + 1));
         found = m?.[1];
       }

@@ -5,6 +5,7 @@ declare module 'bitsharesjs' {
     fromObject(o: unknown): unknown;
     toObject(o: unknown): unknown;
     toBuffer(o: unknown): Buffer;
+    fromBuffer(b: Buffer): unknown;
   }
   interface BjsPublicKey {
     toString(prefix?: string): string;

@@ -1,6 +1,6 @@
 // database_api's argument conversions beyond the shared ones of src/api/params.ts: each as fc's
 // from_variant (or the C++ constructor it calls) converts it, with the same failures.
-import { asArray, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
+import { asArray, asInt64 as asInt64Checked, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
 import { parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
 import { FEE_OPERATIONS, normaliseOperation } from '../../../src/chain/fees.js';
@@ -14,6 +14,8 @@ export const ids = (v: unknown, space: number, type: number): ParsedId[] => asAr
 /** `variant::as_int64`: integers, numeric strings, booleans, null (→ 0). */
 export function asInt64(v: unknown): bigint {
   if (typeof v === 'string' && /^\s*-\d+\s*$/.test(v)) return BigInt.asIntN(64, BigInt(v.trim()));
+  // -Infinity (what JSON.parse makes of -1e999999) is no integer: refused as fc refuses it, not a RangeError.
+  if (typeof v === 'number' && !Number.isFinite(v)) return asInt64Checked(v);
   if (typeof v === 'number' && v < 0) return BigInt(Math.trunc(v));
   return BigInt.asIntN(64, asUint64(v));
 }

@@ -1,0 +1,43 @@
+// One call in a worker: its handler, run against the worker's store with the call's deadline and
+// reply cap, turned into the answer the front end gets (the finished reply bytes, or an error as
+// plain data). Kept apart from the thread entry (entry.ts) so that tests and tools can run calls
+// through exactly this path in their own thread, against a store of their own.
+import type { Logger } from '../src/log.js';
+import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
+import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
+import { ReplyWriter } from './reply-writer.js';
+import { handlerFor } from './handlers/index.js';
+import type { WorkerContext } from './context.js';
+
+/** One call: the finished reply bytes, or an error (with subscriptions when the call made some). */
+export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask): Promise<PoolAnswer> {
+  const handler = handlerFor(task.set, task.method);
+  if (!handler) {
+    // The front end routes only methods the registry gives the pool: this is a bug, not a client's fault.
+    log.error({ api: task.set, method: task.method }, 'no worker handler for this call');
+    return { error: protocolError(RPC.INTERNAL) };
+  }
+  const budgetMs = task.budgetMs ?? ctx.config.callBudgetMs;
+  const out = new ReplyWriter({ maxBytes: ctx.config.maxReplyBytes, deadline: task.deadline ?? Number.POSITIVE_INFINITY, budgetMs });
+  out.subscribing = task.subscribe === true;
+  if (task.head !== undefined) out.text(task.head);
+  try {
+    // A call that waited past its deadline is not started.
+    out.checkDeadline();
+    // Handlers must await everything they start: an idle piscina worker blocks in Atomics.wait.
+    await handler(ctx, task.params, out);
+  } catch (err) {
+    const wire = toWireError(err);
+    if (!isWireError(err) && !(err as { wire?: unknown })?.wire) {
+      // An unexpected failure: the caller gets -32603 without details; the details go to the log.
+      log.error({ api: task.set, method: task.method, err }, 'call failed');
+    }
+    return { error: wire };
+  }
+  if (task.head !== undefined) out.text('}');
+  const bytes = out.finish();
+  if (out.subscribedIds.length > 0 || out.subscribedAccounts.length > 0) {
+    return { bytes, subscriptions: { ids: out.subscribedIds, accounts: out.subscribedAccounts } };
+  }
+  return bytes;
+}
