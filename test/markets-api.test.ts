@@ -220,3 +220,35 @@ test('subscribe_to_market: new, changed and removed orders of the market, and it
   await submit(url, [placeAlice()]);
   t.true(await ws.drained());
 });
+
+test('orders pending together: the dry run matches them as the block will, and an unfillable fill_or_kill is refused at broadcast', async (t) => {
+  const { httpUrl: url } = await market(t);
+  const broadcast = async (ops: OperationJson[]) => rpc(url, 'network_broadcast', 'broadcast_transaction', [await signedTx(url, ops, [DEV_WIF])]);
+  t.deepEqual((await broadcast([placeAlice()])).result, null);
+  // bob's order can only fill against alice's, which is pending, not in a block yet.
+  const kill = op.limitOrderCreate(BOB, [2_000, GOLD], [300_000, '1.3.0'], { fillOrKill: true });
+  t.deepEqual((await broadcast([kill])).result, null);
+  // 10,000 GOLD against the 3,000 left on the book: 7,000 would remain, able to receive 70,000 BTS at
+  // its own price, so it is not filled. (Asking 1 BTS for all, the remainder would receive nothing
+  // and be culled, which Core counts as filled.)
+  const tooMuch = op.limitOrderCreate(BOB, [10_000, GOLD], [100_000, '1.3.0'], { fillOrKill: true });
+  t.regex((await broadcast([tooMuch])).error.message, /Killing limit order .* due to unable to fill/);
+  await generate(url);
+  const head = (await call(url, 'database', 'get_dynamic_global_properties', [])).head_block_number;
+  const block = await call(url, 'database', 'get_block', [head]);
+  t.deepEqual(
+    block.transactions.map((trx: { operation_results: unknown[] }) => trx.operation_results),
+    [[[1, '1.7.0']], [[1, '1.7.1']]],
+  );
+  t.is((await call(url, 'database', 'get_objects', [['1.7.0']]))[0].for_sale, 600_000);
+  // The virtual operations of the block are in its operation history, after the order that caused them.
+  const ops = await call(url, 'history', 'get_block_operation_history', [head, 1]);
+  t.deepEqual(
+    ops.map((o: { op: [number, unknown]; virtual_op: number }) => [o.op[0], o.virtual_op]),
+    [
+      [1, 0],
+      [4, 1],
+      [4, 2],
+    ],
+  );
+});
