@@ -6,7 +6,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { fixture, startTestNode, type TestNode } from './helpers/node.js';
 import { basic, connectWs } from './helpers/clients.js';
-import { DEV_WIF, op } from './helpers/chain.js';
+import { DEV_WIF, makeChain, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import type { OperationJson } from '../src/chain/types.js';
 
@@ -251,4 +251,36 @@ test('orders pending together: the dry run matches them as the block will, and a
       [4, 2],
     ],
   );
+});
+
+test('orders_api groups a market as the grouped_orders plugin does, with its default groups of 0.1% and 1%', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.accountCreate('alice')], [op.assetCreate('GOLD')], [op.assetCreate('SILVER')]);
+  chain.block([op.transfer(NATHAN, ALICE, 100_000_000)]);
+  // alice bids at 100, 100.05, 101 and 102 BTS a GOLD, in that order (ids 1.7.0 to 1.7.3).
+  chain.block([op.limitOrderCreate(ALICE, [1_000, '1.3.0'], [10, GOLD])], [op.limitOrderCreate(ALICE, [10_005, '1.3.0'], [100, GOLD])], [op.limitOrderCreate(ALICE, [1_010, '1.3.0'], [10, GOLD])], [op.limitOrderCreate(ALICE, [1_020, '1.3.0'], [10, GOLD])]);
+  // Then, in another market, 101 and then 100.95 (1.7.4, 1.7.5): the second joins the first's 0.1% group from below.
+  chain.block([op.limitOrderCreate(ALICE, [1_010, '1.3.0'], [10, '1.3.2'])], [op.limitOrderCreate(ALICE, [100_950, '1.3.0'], [1_000, '1.3.2'])]);
+  const { httpUrl: url } = await chain.serve();
+  const p = (base: number, quote: number, quoteAsset = GOLD) => ({ base: { amount: base, asset_id: '1.3.0' }, quote: { amount: quote, asset_id: quoteAsset } });
+  const group = (min: object, max: object, total: number) => ({ min_price: min, max_price: max, total_for_sale: total });
+  t.deepEqual(await call(url, 'orders', 'get_tracked_groups', []), [10, 100]);
+  // 0.1%: 100.05 is within 0.1% above 100; 101 and 102 are not, and each starts a group.
+  t.deepEqual(await call(url, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, null, 10]), [
+    group(p(1_020, 10), p(1_020, 10), 1_020),
+    group(p(1_010, 10), p(1_010, 10), 1_010),
+    group(p(1_000, 10), p(10_005, 100), 11_005),
+  ]);
+  // 1%: 100.05 and 101 are within 1% above 100.
+  t.deepEqual(await call(url, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 100, null, 10]), [group(p(1_020, 10), p(1_020, 10), 1_020), group(p(1_000, 10), p(1_010, 10), 12_015)]);
+  // From a start price down, and a limit.
+  t.deepEqual(await call(url, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, p(1_015, 10), 1]), [group(p(1_010, 10), p(1_010, 10), 1_010)]);
+  t.deepEqual(await call(url, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 5, null, 10]), [], 'an untracked group');
+  t.deepEqual(await call(url, 'orders', 'get_grouped_limit_orders', ['GOLD', 'BTS', 10, null, 10]), [], 'nobody sells GOLD');
+  // 100.95 is within 0.1% below 101 (101 / 1.001 = 100.899…): the group now starts at 100.95.
+  t.deepEqual(await call(url, 'orders', 'get_grouped_limit_orders', ['BTS', '1.3.2', 10, null, 10]), [group(p(100_950, 1_000, '1.3.2'), p(1_010, 10, '1.3.2'), 101_960)]);
+  const error = async (params: unknown[]) => (await rpc(url, 'orders', 'get_grouped_limit_orders', params)).error.message as string;
+  t.regex(await error(['BTS', 'GOLD', 10, null, 102]), /limit can not be greater than 101/);
+  t.regex(await error(['BTS', 'NOPE', 10, null, 10]), /no such asset/);
+  t.regex(await error(['BTS', 'BTS', 10, null, 10]), /base\.asset_id != quote\.asset_id/);
 });

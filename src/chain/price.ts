@@ -214,3 +214,83 @@ export function priceDiffPercentString(oldPrice: Price, newPrice: Price): string
   const text = uint128AmountToString(diff, 2);
   return nonNegative || text === '0' ? text : `-${text}`;
 }
+
+const gcd = (a: bigint, b: bigint): bigint => {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+};
+
+/** boost::rational: num/den in lowest terms. */
+const rational = (num: bigint, den: bigint): [bigint, bigint] => {
+  const g = gcd(num, den);
+  return g === 0n ? [num, den] : [num / g, den / g];
+};
+
+/** Exact comparison of two non-negative rationals. */
+const compareRational = ([a, b]: [bigint, bigint], [c, d]: [bigint, bigint]): number => {
+  const l = a * d;
+  const r = c * b;
+  return l < r ? -1 : l > r ? 1 : 0;
+};
+
+/**
+ * `price * ratio_type` (asset.cpp operator*): the price scaled by num/den, in lowest terms, halved
+ * until both sides fit GRAPHENE_MAX_SHARE_SUPPLY and then the closer of that and the rounded
+ * quotient taken; a result that would move the wrong way gives the price back unchanged.
+ * (ratio_type is a boost::rational<int32_t>, in lowest terms too.)
+ */
+export function multiplyByRatio(p: Price, ratioNum: number, ratioDen: number): Price {
+  if (!(p.base.amount > 0n) || !(p.quote.amount > 0n) || p.base.asset === p.quote.asset) throw new PriceError('p.validate(): ');
+  const [rn, rd] = rational(BigInt(ratioNum), BigInt(ratioDen));
+  if (!(rn > 0n && rd > 0n)) throw new PriceError('r.numerator() > 0 && r.denominator() > 0: ');
+  if (rn === rd) return p;
+  let cp = rational(p.base.amount * rn, p.quote.amount * rd);
+  const ocp = cp;
+  let shrinked = false;
+  let usingMax = false;
+  while (cp[0] > MAX_SHARE_SUPPLY || cp[1] > MAX_SHARE_SUPPLY) {
+    if (cp[0] === 1n) {
+      cp = [1n, MAX_SHARE_SUPPLY];
+      usingMax = true;
+      break;
+    } else if (cp[1] === 1n) {
+      cp = [MAX_SHARE_SUPPLY, 1n];
+      usingMax = true;
+      break;
+    } else {
+      cp = rational(cp[0] >> 1n, cp[1] >> 1n);
+      shrinked = true;
+    }
+  }
+  if (shrinked) {
+    let [num, den] = ocp;
+    if (num > den) {
+      num /= den;
+      if (num > MAX_SHARE_SUPPLY) num = MAX_SHARE_SUPPLY;
+      den = 1n;
+    } else {
+      den /= num;
+      if (den > MAX_SHARE_SUPPLY) den = MAX_SHARE_SUPPLY;
+      num = 1n;
+    }
+    const ncp: [bigint, bigint] = [num, den];
+    if (num === MAX_SHARE_SUPPLY || den === MAX_SHARE_SUPPLY) cp = ncp;
+    else {
+      // the closer of the two to the exact value
+      const diff = (x: [bigint, bigint]): [bigint, bigint] => {
+        const n = x[0] * ocp[1] - ocp[0] * x[1];
+        return [n < 0n ? -n : n, x[1] * ocp[1]];
+      };
+      if (compareRational(diff(ncp), diff(cp)) < 0) cp = ncp;
+    }
+  }
+  let np: Price = { base: { amount: cp[0], asset: p.base.asset }, quote: { amount: cp[1], asset: p.quote.asset } };
+  if (shrinked || usingMax) {
+    const flipped = rn > rd ? comparePrice(np, p) < 0 : comparePrice(np, p) > 0;
+    if (flipped) np = p;
+  }
+  return np;
+}
+
+/** `price / ratio_type`: the price times the inverted ratio. */
+export const divideByRatio = (p: Price, ratioNum: number, ratioDen: number): Price => multiplyByRatio(p, ratioDen, ratioNum);

@@ -13,6 +13,8 @@ import {
   type Price,
 } from '../../src/chain/price.js';
 import type { WorkerContext } from '../context.js';
+import { asObjectId } from '../../src/api/params.js';
+import { asInt64 } from './database/arguments.js';
 
 export interface AssetInfo {
   readonly instance: number;
@@ -39,6 +41,19 @@ export function assetInfo(ctx: WorkerContext, instance: number): AssetInfo {
  */
 export function checkMarket(a: number, b: number): void {
   if (a === b) throw new RpcError(assertError('base.asset_id != quote.asset_id: ', {}, { file: 'asset', method: 'operator /' }));
+}
+
+/**
+ * A price argument as fc's from_variant reads it: a missing member keeps its default (an amount of 0
+ * of asset 1.3.0), and asset ids must be asset ids.
+ */
+export function priceArgument(v: unknown): Price {
+  const side = (a: unknown) => {
+    const o = (typeof a === 'object' && a !== null ? a : {}) as { amount?: unknown; asset_id?: unknown };
+    return { amount: o.amount === undefined ? 0n : asInt64(o.amount), asset: o.asset_id === undefined ? 0 : asObjectId(o.asset_id, { space: 1, type: 3 }).instance };
+  };
+  const p = v as { base?: unknown; quote?: unknown };
+  return { base: side(p.base), quote: side(p.quote) };
 }
 
 /** The orders selling `sell` for `receive`, best price first, then oldest (by_price within the market). */

@@ -17,7 +17,7 @@ import {
   limitOrderInstances,
   marketTicker,
   orderBook,
-  orderJson,
+  priceArgument,
   tickerOf,
   tickersByVolume,
   type AssetInfo,
@@ -50,10 +50,7 @@ function getOrderBook(ctx: WorkerContext, base: string, quote: string, limit: nu
 const writeOrders = (ctx: WorkerContext, out: ReplyWriter, instances: Iterable<number>): void => writeObjects(ctx, out, [...instances].map((i): Key => [1, 7, i]));
 
 /** An optional<price> argument: null or absent is "not set"; a price's missing members keep their defaults. */
-function optPrice(v: unknown): Price | undefined {
-  if (v === null || v === undefined) return undefined;
-  return priceFromJson(v);
-}
+const optPrice = (v: unknown): Price | undefined => (v === null || v === undefined ? undefined : priceArgument(v));
 
 /** The trades of a market, each fill pair once, as get_trade_history and get_trade_history_by_sequence build them. */
 interface Fill {
