@@ -284,3 +284,24 @@ test('orders_api groups a market as the grouped_orders plugin does, with its def
   t.regex(await error(['BTS', 'NOPE', 10, null, 10]), /no such asset/);
   t.regex(await error(['BTS', 'BTS', 10, null, 10]), /base\.asset_id != quote\.asset_id/);
 });
+
+test('a session subscribed to an account hears of its orders: created and changed as objects, removed as ids', async (t) => {
+  const node = await market(t);
+  const url = node.httpUrl;
+  const ws = await connectWs(t, node.wsUrl);
+  t.deepEqual(await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [9, false]] }), { id: 1, result: null });
+  t.is((await ws.call({ id: 2, method: 'call', params: [0, 'get_full_accounts', [['alice'], true]] })).result[0][0], 'alice');
+  await submit(url, [placeAlice()]);
+  // The block's notices for alice: the new order among the created objects, her balance among the changed.
+  const notices: string[][] = [];
+  for (let i = 0; i < 2; i++) notices.push((JSON.parse(await ws.next()).params[1][0] as (string | { id: string })[]).map((o) => (typeof o === 'string' ? o : o.id)));
+  t.true(notices[0]!.includes('1.7.0'), JSON.stringify(notices));
+  await submit(url, [op.limitOrderCancel(ALICE, '1.7.0')]);
+  // The cancel's block: its history object (created), alice's balance and statistics (changed), and
+  // the order, removed: Core sends removals to the accounts they concern too (is_impacted_account).
+  const ids = async () => (JSON.parse(await ws.next()).params[1][0] as (string | { id: string })[]).map((o) => (typeof o === 'string' ? `removed ${o}` : o.id));
+  t.regex((await ids()).join(), /^1\.11\.\d+$/);
+  t.true((await ids()).some((id) => id.startsWith('2.6.')));
+  t.deepEqual(await ids(), ['removed 1.7.0']);
+  t.true(await ws.drained());
+});

@@ -9,7 +9,9 @@ import { open } from 'lmdb';
 import {
   amountToString,
   comparePrice,
+  divideByRatio,
   multiply,
+  multiplyByRatio,
   multiplyRoundUp,
   priceDiffPercentString,
   priceKey,
@@ -130,4 +132,18 @@ test('index keys compare as LMDB orders them, and the pending overlay reads its 
   t.deepEqual([...table.getKeys({ start: [3], end: [1], reverse: true })], expected.filter((k) => compareIndexKeys(k, [3]) <= 0 && compareIndexKeys(k, [1]) > 0).reverse());
   t.deepEqual([...table.getKeys({ start: [1], end: [3], limit: 2 })], expected.filter(inRange).slice(0, 2));
   await root.close();
+});
+
+test('price * ratio as Core scales prices: exact when it fits, the supply bound when it does not, and close after halving', (t) => {
+  t.deepEqual(multiplyByRatio(price(1_000, 10), 10_010, 10_000), price(1_001, 10));
+  t.deepEqual(divideByRatio(price(1_010, 10), 10_010, 10_000), price(101_000, 1_001));
+  t.deepEqual(multiplyByRatio(price(7, 3), 10_000, 10_000), price(7, 3), 'a ratio of one gives the price back');
+  // 10^15 * 1.001 does not fit, and the quotient is an integer: the supply bound itself.
+  t.deepEqual(multiplyByRatio(price(1_000_000_000_000_000n, 1), 10_010, 10_000), price(1_000_000_000_000_000n, 1));
+  // Halved until both sides fit, then the closer of that and the rounded quotient.
+  const big = price(999_999_999_999_989n, 999_999_999_999_937n);
+  const scaled = multiplyByRatio(big, 10_100, 10_000);
+  t.true(scaled.base.amount <= 1_000_000_000_000_000n && scaled.quote.amount <= 1_000_000_000_000_000n);
+  const exact = (999_999_999_999_989 / 999_999_999_999_937) * 1.01;
+  t.true(Math.abs(Number(scaled.base.amount) / Number(scaled.quote.amount) / exact - 1) < 1e-12);
 });
