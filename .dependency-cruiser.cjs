@@ -73,6 +73,21 @@ module.exports = {
       to: { path: FRONT_END },
     },
     {
+      name: 'node-without-dev-packages',
+      severity: 'error',
+      comment:
+        'The node (src/, workers/) runs from an install without devDependencies (npm install --omit=dev, README "Install"): it may not import one. The benchmark and the tests may.',
+      from: { path: '^(src|workers)/' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'node-not-bench-or-test',
+      severity: 'error',
+      comment: 'The node never loads benchmark or test code: `graphene-rpc bench` loads the benchmark by URL, only when it runs.',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^(bench|test)/' },
+    },
+    {
       name: 'main-is-an-entry-point',
       severity: 'error',
       comment: 'Only the CLI, tests and the benchmark start a node; nothing else imports src/main.ts.',

@@ -15,9 +15,9 @@ import { processUsage, serveOptions, startSystem, type RunningSystem } from './s
 import type { AttackOutcome, AttackSpec } from './attack-worker.js';
 import type { AdversarialReport, AttackRun, CallCost, Percentiles, ProberResult } from './results.js';
 import { attackersLine } from './report.js';
+import { ADVERSARIAL_SCENARIOS, type AdversarialName } from './options.js';
 
-export const ADVERSARIAL_SCENARIOS = ['adv-expensive', 'adv-pipelined', 'adv-flood', 'adv-nonreaders'] as const;
-export type AdversarialName = (typeof ADVERSARIAL_SCENARIOS)[number];
+export { ADVERSARIAL_SCENARIOS, type AdversarialName };
 
 /** The targets of issue 12 on the project's 2-core machine. */
 export const TARGETS = { proberP99Ms: 25, ratioToIdle: 10, rssBudgetMiB: 1024 };

@@ -29,6 +29,8 @@ export interface RunResult {
   nodeCpuPercent: number;
   nodeRssMiB: number;
   generatorUtilisation: number;
+  /** GET /metrics that answered during the run (--scrape-ms) */
+  scrapes?: number;
 }
 
 export interface BenchReport {

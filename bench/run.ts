@@ -27,14 +27,13 @@ import { processUsage, startSystem, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, SessionSpec } from './session-worker.js';
 import { writeReport } from './report.js';
-import { ADVERSARIAL_SCENARIOS, printAdversarial, runAdversarial, type AdversarialName } from './adversarial.js';
+import { printAdversarial, runAdversarial } from './adversarial.js';
+import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
 import type { BenchReport, Percentiles, RunResult } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Every scenario, in the order they run; `--scenarios` picks some. */
-export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
-type ScenarioName = (typeof SCENARIOS)[number];
+export { SCENARIOS };
 
 interface Options {
   quick: boolean;
@@ -66,41 +65,25 @@ interface Options {
   idleSessions: number;
   /** the pauses that let the node settle around ws-idle and after the last deposit */
   settleMs: number;
+  /** ms between two GET /metrics of graphene-rpc while its throughput is measured (0: none) */
+  scrapeMs: number;
+  /** graphene-rpc's --log-level in the throughput runs (debug writes a served line per call) */
+  nodeLogLevel: string;
 }
 
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
+  // The options and their defaults are one table (bench/options.ts), shared with `bench --help`.
+  const { values: v } = parseArgs({
     args: argv,
-    options: {
-      quick: { type: 'boolean', default: false },
-      tiny: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      'data-dir': { type: 'string' },
-      accounts: { type: 'string' },
-      operations: { type: 'string' },
-      scenarios: { type: 'string' },
-      workers: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      'open-loop-shares': { type: 'string' },
-      generators: { type: 'string' },
-      'p99-target': { type: 'string' },
-      'deposit-sessions': { type: 'string' },
-      'deposit-rate': { type: 'string' },
-      'deposit-seconds': { type: 'string' },
-      'idle-sessions': { type: 'string' },
-      settle: { type: 'string' },
-      'node-dir': { type: 'string' },
-      'attack-seconds': { type: 'string' },
-      'rss-budget': { type: 'string' },
-      'attack-call': { type: 'string' },
-    },
+    options: Object.fromEntries(BENCH_OPTIONS.map((o) => [o.name, { type: o.value ? ('string' as const) : ('boolean' as const) }])),
   });
+  const values = v as Record<string, string | undefined> & { quick?: boolean; tiny?: boolean };
   // --tiny: the smallest run that still goes through every scenario and system (the test suite's
   // smoke test, a few seconds); its figures mean nothing. It is --quick with these defaults.
   const tiny = values.tiny ?? false;
   const quick = (values.quick ?? false) || tiny;
-  const preset = (full: string, q: string, t: string) => (tiny ? t : quick ? q : full);
+  const preset: Preset = tiny ? 'tiny' : quick ? 'quick' : 'full';
+  const def = (name: string) => benchDefault(name, preset);
   const num = (v: string | undefined, d: number, name: string): number => {
     if (v === undefined) return d;
     const n = Number(v);
@@ -115,27 +98,29 @@ function parseOptions(argv: string[]): Options {
   return {
     quick,
     tiny,
-    out: values.out ?? path.join(root, 'bench/results'),
-    dataDir: values['data-dir'] ?? path.join(root, preset('bench/data/chain-default', 'bench/data/chain-quick', 'bench/data/chain-tiny')),
-    accounts: Math.max(6, Math.round(num(values.accounts, Number(preset('100000', '2000', '60')), 'accounts'))),
-    operations: Math.round(num(values.operations, Number(preset('2000000', '40000', '400')), 'operations')),
+    out: values.out ?? path.join(root, def('out')),
+    dataDir: values['data-dir'] ?? path.join(root, def('data-dir')),
+    accounts: Math.max(6, Math.round(num(values.accounts, Number(def('accounts')), 'accounts'))),
+    operations: Math.round(num(values.operations, Number(def('operations')), 'operations')),
     scenarios: new Set(scenarios as ScenarioName[]),
-    workersSweep: list(values.workers, preset('1,2,3,4', '1,2', '1'), 'workers'),
+    workersSweep: list(values.workers, def('workers'), 'workers'),
     workersGiven: values.workers !== undefined,
     nodeDir: values['node-dir'] === undefined ? undefined : path.resolve(values['node-dir']),
-    attackMs: num(values['attack-seconds'], Number(preset('10', '5', '0.3')), 'attack-seconds') * 1000,
-    rssBudgetMiB: num(values['rss-budget'], 1024, 'rss-budget'),
+    attackMs: num(values['attack-seconds'], Number(def('attack-seconds')), 'attack-seconds') * 1000,
+    rssBudgetMiB: num(values['rss-budget'], Number(def('rss-budget')), 'rss-budget'),
     attackCall: values['attack-call'],
-    durationMs: num(values.duration, Number(preset('8', '1.2', '0.2')), 'duration') * 1000,
-    maxConnections: num(values.connections, tiny ? 4 : Infinity, 'connections'),
-    openLoopShares: list(values['open-loop-shares'], preset('0.1,0.3,0.5,0.7,0.9', '0.2,0.5', '0.5'), 'open-loop-shares'),
-    generators: num(values.generators, 1, 'generators'),
-    p99TargetMs: num(values['p99-target'], 10, 'p99-target'),
-    depositSessions: num(values['deposit-sessions'], Number(preset('10000', '200', '10')), 'deposit-sessions'),
-    depositRate: num(values['deposit-rate'], Number(preset('20', '10', '10')), 'deposit-rate'),
-    depositSeconds: num(values['deposit-seconds'], Number(preset('20', '4', '1.2')), 'deposit-seconds'),
-    idleSessions: num(values['idle-sessions'], Number(preset('5000', '1000', '20')), 'idle-sessions'),
-    settleMs: num(values.settle, Number(preset('1', '1', '0.1')), 'settle') * 1000,
+    durationMs: num(values.duration, Number(def('duration')), 'duration') * 1000,
+    maxConnections: num(values.connections, tiny ? Number(def('connections')) : Infinity, 'connections'),
+    openLoopShares: list(values['open-loop-shares'], def('open-loop-shares'), 'open-loop-shares'),
+    generators: num(values.generators, Number(def('generators')), 'generators'),
+    p99TargetMs: num(values['p99-target'], Number(def('p99-target')), 'p99-target'),
+    depositSessions: num(values['deposit-sessions'], Number(def('deposit-sessions')), 'deposit-sessions'),
+    depositRate: num(values['deposit-rate'], Number(def('deposit-rate')), 'deposit-rate'),
+    depositSeconds: num(values['deposit-seconds'], Number(def('deposit-seconds')), 'deposit-seconds'),
+    idleSessions: num(values['idle-sessions'], Number(def('idle-sessions')), 'idle-sessions'),
+    settleMs: num(values.settle, Number(def('settle')), 'settle') * 1000,
+    scrapeMs: values['scrape-ms'] === undefined ? 0 : num(values['scrape-ms'], 0, 'scrape-ms'),
+    nodeLogLevel: values['node-log-level'] ?? def('node-log-level'),
   };
 }
 
@@ -244,10 +229,43 @@ function scenarios(info: ChainInfo): { name: ScenarioName; transport: 'http' | '
   ];
 }
 
+/**
+ * Scrapes graphene-rpc's GET /metrics every `everyMs` until stopped, as Prometheus would; says how
+ * many scrapes answered 200 and their size.
+ */
+function scraping(port: number, everyMs: number): { stop(): Promise<{ scrapes: number; failed: number; bytes: number }> } {
+  let scrapes = 0;
+  let failed = 0;
+  let bytes = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    inFlight = fetch(`http://127.0.0.1:${port}/metrics`).then(
+      async (res) => {
+        const text = await res.text();
+        if (res.status === 200) {
+          scrapes++;
+          bytes = text.length;
+        } else failed++;
+      },
+      () => void failed++,
+    );
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await inFlight;
+      return { scrapes, failed, bytes };
+    },
+  };
+}
+
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
+  const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
   const before = processUsage(sys.pid);
   const { result, latency } = await load(spec, o.generators);
   const after = processUsage(sys.pid);
+  const scraped = await scraper?.stop();
+  if (scraped) log(`  ${scraped.scrapes} scrapes of /metrics (${scraped.bytes} bytes each), ${scraped.failed} failed`);
   const secs = result.elapsedMs / 1000;
   return {
     scenario,
@@ -263,6 +281,7 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
     generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : {}),
+    ...(scraped ? { scrapes: scraped.scrapes } : {}),
     ...extra,
   };
 }
@@ -403,6 +422,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       settleMs: o.settleMs,
       nodeDir: o.nodeDir,
       attackMs: o.attackMs,
+      scrapeMs: o.scrapeMs,
+      nodeLogLevel: o.nodeLogLevel,
     },
     runs: [],
     idle: [],
@@ -422,7 +443,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   // graphene-rpc at each worker count (closed loop), and the reply sizes the ceiling imitates.
   const replySize: Record<string, number> = {};
   for (const workers of o.workersSweep) {
-    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, ...nodeDirOf(o) });
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
     try {
       for (const s of list) {
         if (replySize[s.name] === undefined) {
@@ -443,7 +464,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   const bestWorkers = best?.workers ?? o.workersSweep[0]!;
   const openLoop = list.filter((s) => s.name === 'ws-small' || s.name === 'ws-mixed');
   if (openLoop.length > 0) {
-    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, ...nodeDirOf(o) });
+    const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
     try {
       for (const s of openLoop) {
         const max = report.runs.find((r) => r.scenario === s.name && r.workers === bestWorkers)!.throughput;

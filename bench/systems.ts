@@ -37,6 +37,8 @@ export interface StartOptions {
   readonly workers?: number;
   /** graphene-rpc: seconds between blocks (0: none) */
   readonly blockInterval?: number;
+  /** graphene-rpc: --log-level (default debug: the deposits read the 'produced block' lines) */
+  readonly logLevel?: string;
   /** ceiling: size of the canned reply */
   readonly replyBytes?: number;
   /** graphene-rpc: extra serve options */
@@ -108,7 +110,7 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       '--block-interval',
       String(o.blockInterval ?? 0),
       '--log-level',
-      'debug',
+      o.logLevel ?? 'debug',
       // Benchmarks pipeline deeply and open many sessions: lift the per-connection limits (not for
       // the adversarial scenarios, which measure the node as a public node runs it).
       ...(o.nodeDefaults ? [] : ['--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0']),

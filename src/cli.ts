@@ -2,7 +2,9 @@
 // graphene-rpc's command line: `serve`, `config`, `generate`, `bench` and `hash-password`. Option
 // names are witness_node's.
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ini from 'ini';
 import { read } from 'read';
 import { OPTIONS, ConfigError, envName, resolveConfig, type Config, type OptionSource } from './config.js';
@@ -11,6 +13,8 @@ import { GenesisError } from './chain/genesis.js';
 import { createLogger } from './log.js';
 import { startNode } from './main.js';
 import { runGenerate } from './generate-command.js';
+import { ServerPemError } from './transport/tls.js';
+import { uwsBuild } from './transport/uws.js';
 
 /** Reads an ini file whose keys are long option names (sections are not used). */
 function readIni(file: string): Record<string, string> {
@@ -43,7 +47,8 @@ function positiveInt(name: string) {
   };
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; devDependencies?: Record<string, string> };
+const { version } = packageJson;
 
 const program = new Command('graphene-rpc').description('A BitShares/Graphene-compatible node RPC service').version(version).showHelpAfterError();
 
@@ -52,7 +57,9 @@ function withNodeOptions(cmd: Command): Command {
   cmd.option('--config <file>', 'ini file of options (keys are the long option names)');
   for (const o of OPTIONS) {
     const flag = o.kind.type === 'bool' ? `--${o.name} [bool]` : `--${o.name} <value>`;
-    const opt = new Option(flag, o.help + (o.default !== null && o.default !== '' ? ` (default: ${o.default})` : ''));
+    // A help text that says its default already (the signing key's, which is not printed) keeps its own.
+    const shownDefault = o.default !== null && o.default !== '' && !o.help.includes('(default:') ? ` (default: ${o.default})` : '';
+    const opt = new Option(flag, o.help + shownDefault);
     // Keep values as text; resolveConfig validates every source the same way.
     opt.argParser((v: string | undefined) => {
       if (v !== undefined && typeof v !== 'string') throw new InvalidArgumentError('expected a value');
@@ -71,10 +78,25 @@ function configFrom(opts: Record<string, string>): { config: Config; sources: Re
     const v = opts[key];
     if (v !== undefined) cli[o.name] = v === (true as unknown) ? 'true' : v;
   }
-  const file = opts.config ? readIni(opts.config) : {};
-  const fileName = opts.config ? `config file ${opts.config}` : 'config file';
+  if (opts.config) {
+    const fileName = `config file ${opts.config}`;
+    return { ...resolveConfig(cli, readIni(opts.config), fileName, process.env), fileName };
+  }
+  // Without --config, as witness_node: <data-dir>/config.ini, when there is one. The data directory
+  // itself comes from the command line, the environment or the default, never from that file.
+  const first = resolveConfig(cli, {}, 'config file', process.env);
+  const inDataDir = dataDirIni(first.config);
+  if (!existsSync(inDataDir)) return { ...first, fileName: 'config file' };
+  const file = readIni(inDataDir);
+  const fileName = `config file ${inDataDir}`;
+  if ('data-dir' in file) throw new ConfigError(`${fileName}: data-dir cannot be set in the data directory's own config.ini`);
   return { ...resolveConfig(cli, file, fileName, process.env), fileName };
 }
+
+/** `<data-dir>/config.ini`: read when there is no --config, written with every option commented out on first start. */
+const dataDirIni = (config: Config): string => path.join(config.dataDir, 'config.ini');
+/** The bundled config.ini: every option, commented out, with its help and default. */
+const CONFIG_TEMPLATE = fileURLToPath(new URL('../../config/config.ini', import.meta.url));
 
 const serve = withNodeOptions(program.command('serve').description('Start the node'));
 
@@ -85,6 +107,8 @@ withNodeOptions(program.command('config').description('Print the effective confi
       key.startsWith('apiLimits.') ? (config.apiLimits as Record<string, unknown>)[key.slice(10)] : (config as unknown as Record<string, unknown>)[key];
     const shown = (o: (typeof OPTIONS)[number]): string => {
       const v = valueOf(o.key);
+      // A password is shown as set or not: this output gets pasted into bug reports.
+      if (o.secret) return v ? '(set, not shown)' : '';
       if (o.name === 'private-key' && typeof v === 'string') return `${v.slice(0, 60)}…"]`;
       if (v !== null && typeof v === 'object' && 'host' in v) {
         const e = v as unknown as { host: string; port: number };
@@ -102,9 +126,22 @@ withNodeOptions(program.command('config').description('Print the effective confi
 );
 
 serve.action(async (opts: Record<string, string>) => {
+  // First of all: a Node.js or glibc the transport cannot load on is refused in one line, before
+  // the data directory is touched.
+  const uws = uwsBuild();
   const { config } = configFrom(opts);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, {}, config.logFormat);
+  log.debug({ uws, node: process.versions.node }, 'transport build');
   const node = await startNode(config, log);
+  // First start without --config: write the data directory's config.ini for the operator to edit.
+  if (!opts.config && !existsSync(dataDirIni(config))) {
+    try {
+      copyFileSync(CONFIG_TEMPLATE, dataDirIni(config));
+      log.info({ file: dataDirIni(config) }, 'wrote config.ini with every option commented out');
+    } catch (err) {
+      log.warn({ err, file: dataDirIni(config) }, 'could not write config.ini in the data directory');
+    }
+  }
   let stopping = false;
   const stop = (signal: string) => {
     // A second signal means now: no more draining.
@@ -122,9 +159,15 @@ serve.action(async (opts: Record<string, string>) => {
       },
     );
   };
-  // SIGHUP re-reads the access file; it does not stop the node.
+  // SIGHUP re-reads the configuration (the options that can change at run time take effect; the
+  // others are named as needing a restart) and the access file; it does not stop the node.
   process.on('SIGHUP', () => {
-    log.info({ signal: 'SIGHUP' }, 're-reading the api-access file');
+    log.info({ signal: 'SIGHUP' }, 're-reading the configuration and the api-access file');
+    try {
+      node.reloadOptions(configFrom(opts).config);
+    } catch (err) {
+      log.error({ error: (err as Error).message }, 'configuration not reloaded: the options in force stay');
+    }
     node.reloadAccess();
   });
   process.on('SIGINT', () => stop('SIGINT'));
@@ -140,6 +183,17 @@ program
   .option('--seed <s>', 'seed of the pseudo-random choices and of the account keys', positiveInt('--seed'), 1)
   .option('--orders <n>', 'limit orders to place after the transfers, user assets against the core asset (default: none)', positiveInt('--orders'))
   .option('--genesis-json <file>', 'genesis file (default: the bundled config/genesis.json)')
+  .addHelpText(
+    'after',
+    [
+      '',
+      'The data directory must not hold a chain yet. Generated accounts are exchange-1 … exchange-5 and',
+      'user-1 …; the private key of account NAME is sha256("graphene-rpc:SEED:NAME"). Then serve it:',
+      '  graphene-rpc serve --data-dir DIR',
+      'See README "A synthetic chain".',
+      '',
+    ].join('\n'),
+  )
   .action(async (opts: { dataDir: string; accounts: number; operations: number; seed: number; orders?: number; genesisJson?: string }) => {
     const summary = await runGenerate(opts);
     process.stdout.write(`${summary}\n`);
@@ -147,15 +201,40 @@ program
 
 program
   .command('bench')
-  .description('Run the capacity benchmark (see README "Benchmarks"); --quick for a short smoke run')
+  .description('Run the capacity benchmark (see README "Benchmarks"); --quick for a short run, bench --help for its options')
   .allowUnknownOption(true)
   .helpOption(false)
-  .argument('[options...]', '--quick, --tiny, --scenarios LIST, --out DIR, --data-dir DIR, --workers 1,2,4, --duration S, --p99-target MS, … (README "Benchmarks")')
+  .argument('[options...]', 'the options `graphene-rpc bench --help` lists')
   .action(async (options: string[]) => {
-    // Named by URL: the node itself never loads benchmark code.
-    const { runBench } = (await import(new URL('../bench/run.js', import.meta.url).href)) as { runBench: (argv: string[]) => Promise<unknown> };
+    // Named by URL: the node itself never loads benchmark code, and the benchmark's own packages
+    // (devDependencies) are loaded only here.
+    const bench = (file: string) => new URL(`../bench/${file}`, import.meta.url).href;
+    if (options.includes('--help') || options.includes('-h')) {
+      const { benchHelp } = (await import(bench('options.js'))) as { benchHelp: () => string };
+      process.stdout.write(benchHelp());
+      return;
+    }
+    let runBench: (argv: string[]) => Promise<unknown>;
+    try {
+      ({ runBench } = (await import(bench('run.js'))) as { runBench: typeof runBench });
+    } catch (err) {
+      throw benchNeeds(err);
+    }
     await runBench(options);
   });
+
+/**
+ * The error for a bench whose packages are missing: an install with --omit=dev leaves out the
+ * benchmark's (fastify, hdr-histogram-js, vega, vega-lite, ws). Names them, with their versions.
+ */
+function benchNeeds(err: unknown): unknown {
+  if ((err as NodeJS.ErrnoException)?.code !== 'ERR_MODULE_NOT_FOUND') return err;
+  const missing = /Cannot find package '([^']+)'/.exec((err as Error).message)?.[1];
+  if (missing === undefined) return err;
+  const dev = packageJson.devDependencies ?? {};
+  const needed = ['fastify', 'hdr-histogram-js', 'vega', 'vega-lite', 'ws'].map((p) => (dev[p] ? `${p}@${dev[p]}` : p));
+  return new Error(`bench needs packages this install left out (${missing} first): run it from a checkout after npm ci, or npm install ${needed.join(' ')} here`);
+}
 
 program
   .command('hash-password')
@@ -166,11 +245,13 @@ program
     if (password === undefined) {
       password = process.stdin.isTTY ? String(await read({ prompt: 'Password: ', silent: true, replace: '' })) : await readPasswordFromStdin();
     }
+    // An empty password would make an entry anyone can log in to by sending no password at all.
+    if (password === '') throw new ConfigError('hash-password: the password is empty; give one (a prompt, a line on stdin, or --password)');
     process.stdout.write(`${JSON.stringify(hashPassword(password), null, 3)}\n`);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof AccessFileError || err instanceof GenesisError) {
+  if (err instanceof ConfigError || err instanceof AccessFileError || err instanceof GenesisError || err instanceof ServerPemError) {
     process.stderr.write(`graphene-rpc: ${err.message}\n`);
     process.exit(2);
   }

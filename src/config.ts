@@ -57,6 +57,12 @@ export interface Endpoint {
 
 export interface Config {
   readonly rpcEndpoint: Endpoint;
+  /** null: no TLS listener */
+  readonly rpcTlsEndpoint: Endpoint | null;
+  /** PEM file holding the TLS certificate (and its chain) and its private key, as witness_node takes it */
+  readonly serverPem: string | null;
+  /** password of an encrypted private key in serverPem ('' for none) */
+  readonly serverPemPassword: string;
   readonly dataDir: string;
   /** null: the bundled config/genesis.json */
   readonly genesisJson: string | null;
@@ -108,11 +114,17 @@ export interface Config {
   readonly wsMaxBufferedBytes: number;
   /** bytes held for slow readers node-wide (WebSocket queues and unsent HTTP replies) */
   readonly maxBufferedBytes: number;
+  /** pings a WebSocket client may send per second; more close the connection (1008) */
+  readonly wsMaxPingsPerSecond: number;
+  /** bytes a WebSocket client may leave unread before its pool calls wait for it to read */
+  readonly maxUnreadBytesPerConnection: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** json: one JSON object per line (pino); pretty: for people, through pino-pretty */
+  readonly logFormat: 'json' | 'pretty';
 }
 
 type Kind =
-  | { type: 'endpoint' }
+  | { type: 'endpoint'; nullable?: boolean }
   | { type: 'string' }
   | { type: 'path'; nullable?: boolean }
   | { type: 'int'; min: number; max: number; auto?: () => number }
@@ -129,20 +141,69 @@ export interface OptionSpec {
   /** default as the text an operator would write */
   readonly default: string | null;
   readonly help: string;
+  /** never printed (`graphene-rpc config` shows whether it is set, not its value) */
+  readonly secret?: boolean;
 }
 
 const U32_MAX = 0xffffffff;
+
+/**
+ * What each api-limit bounds, naming only calls this node serves (test/cli.test.ts checks every name
+ * against the registry). Most are the largest `limit` argument; some bound a list's length.
+ */
+const API_LIMIT_HELP: { readonly [K in ApiLimitName]: string } = {
+  api_limit_get_account_history: 'Largest limit of history.get_account_history and get_account_history_by_time',
+  api_limit_get_account_history_operations: 'Largest limit of history.get_account_history_operations',
+  api_limit_get_account_history_by_operations: 'Largest limit of history.get_account_history_by_operations',
+  api_limit_get_relative_account_history: 'Largest limit of history.get_relative_account_history',
+  api_limit_get_market_history: 'Most buckets history.get_market_history returns (this chain has no markets: it answers [])',
+  api_limit_get_trade_history: 'Largest limit of get_trade_history',
+  api_limit_get_trade_history_by_sequence: 'Largest limit of get_trade_history_by_sequence',
+  api_limit_get_liquidity_pool_history: 'Largest limit of history.get_liquidity_pool_history and get_liquidity_pool_history_by_sequence',
+  api_limit_get_top_markets: 'Largest limit of get_top_markets',
+  api_limit_get_assets: 'Largest limit of list_assets and get_assets_by_issuer',
+  api_limit_get_asset_holders: 'Largest limit of asset.get_asset_holders',
+  api_limit_get_key_references: 'Most keys in one get_key_references call',
+  api_limit_get_full_accounts: 'Most accounts in one get_full_accounts call',
+  api_limit_get_full_accounts_lists: 'Most entries of each list (balances, orders, …) in a get_full_accounts answer',
+  api_limit_get_full_accounts_subscribe: 'Most accounts one connection may subscribe to through get_full_accounts',
+  api_limit_get_top_voters: 'Largest limit of get_top_voters',
+  api_limit_get_limit_orders: 'Largest limit of get_limit_orders',
+  api_limit_get_limit_orders_by_account: 'Largest limit of get_limit_orders_by_account',
+  api_limit_get_account_limit_orders: 'Largest limit of get_account_limit_orders',
+  api_limit_get_grouped_limit_orders: 'Largest limit of orders.get_grouped_limit_orders',
+  api_limit_get_order_book: 'Largest limit of get_order_book',
+  api_limit_get_call_orders: 'Largest limit of get_call_orders and get_call_orders_by_account',
+  api_limit_get_settle_orders: 'Largest limit of get_settle_orders and get_settle_orders_by_account',
+  api_limit_get_collateral_bids: 'Largest limit of get_collateral_bids',
+  api_limit_lookup_accounts: 'Largest limit of lookup_accounts',
+  api_limit_lookup_witness_accounts: 'Largest limit of lookup_witness_accounts',
+  api_limit_lookup_committee_member_accounts: 'Largest limit of lookup_committee_member_accounts',
+  api_limit_lookup_vote_ids: 'Most votes in one lookup_vote_ids call',
+  api_limit_list_htlcs: 'Largest limit of list_htlcs',
+  api_limit_get_htlc_by: 'Largest limit of get_htlc_by_from and get_htlc_by_to',
+  api_limit_get_withdraw_permissions_by_giver: 'Largest limit of get_withdraw_permissions_by_giver',
+  api_limit_get_withdraw_permissions_by_recipient: 'Largest limit of get_withdraw_permissions_by_recipient',
+  api_limit_get_tickets: 'Largest limit of list_tickets and get_tickets_by_account',
+  api_limit_get_liquidity_pools: 'Largest limit of list_liquidity_pools and the get_liquidity_pools_by_* calls, and most ids in get_liquidity_pools',
+  api_limit_get_samet_funds: 'Largest limit of list_samet_funds and get_samet_funds_by_owner and get_samet_funds_by_asset',
+  api_limit_get_credit_offers: 'Largest limit of list_credit_offers, list_credit_deals and their get_credit_*_by_* calls',
+  api_limit_get_storage_info: "Core's custom_operations plugin limit; reported by login.get_config, and no call of this node uses it",
+};
 
 const limitOptions: OptionSpec[] = Object.entries(API_LIMIT_DEFAULTS).map(([field, def]) => ({
   name: field.replace(/_/g, '-'),
   key: `apiLimits.${field}`,
   kind: { type: 'int', min: 0, max: U32_MAX },
   default: String(def),
-  help: `Maximum for the ${field.slice('api_limit_'.length)} call (BitShares Core's default)`,
+  help: `${API_LIMIT_HELP[field as ApiLimitName]} (BitShares Core's default)`,
 }));
 
 export const OPTIONS: readonly OptionSpec[] = [
   { name: 'rpc-endpoint', key: 'rpcEndpoint', kind: { type: 'endpoint' }, default: '127.0.0.1:8090', help: 'HOST:PORT for JSON-RPC over HTTP and WebSocket (port 0 picks a free port)' },
+  { name: 'rpc-tls-endpoint', key: 'rpcTlsEndpoint', kind: { type: 'endpoint', nullable: true }, default: null, help: 'HOST:PORT for JSON-RPC over HTTPS and secure WebSocket (wss), with --server-pem; both endpoints may be served at once (default: no TLS)' },
+  { name: 'server-pem', key: 'serverPem', kind: { type: 'path', nullable: true }, default: null, help: 'PEM file with the TLS certificate (and any intermediates) and its private key, as witness_node takes it' },
+  { name: 'server-pem-password', key: 'serverPemPassword', kind: { type: 'string' }, default: '', help: 'Password of the private key in --server-pem, when it is encrypted', secret: true },
   { name: 'data-dir', key: 'dataDir', kind: { type: 'path' }, default: './data', help: 'Directory of the chain store; created from the genesis file on first start' },
   { name: 'genesis-json', key: 'genesisJson', kind: { type: 'path', nullable: true }, default: null, help: 'Genesis file used when the data directory is new (default: the bundled config/genesis.json)' },
   { name: 'api-access', key: 'apiAccess', kind: { type: 'path', nullable: true }, default: null, help: 'JSON file of users and the API sets they may use (default: everyone gets the public sets)' },
@@ -171,8 +232,11 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'trusted-proxies', key: 'trustedProxies', kind: { type: 'list' }, default: '', help: 'Comma-separated peer addresses (load balancers) whose X-Forwarded-For header names the client address' },
   { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed; 0 disables (pings are sent automatically)' },
   { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
+  { name: 'ws-max-pings-per-second', key: 'wsMaxPingsPerSecond', kind: { type: 'int', min: 1, max: 100_000 }, default: '10', help: 'WebSocket ping frames a client may send per second (uWebSockets.js answers each with a pong); a client over it is disconnected with close code 1008' },
+  { name: 'max-unread-bytes-per-connection', key: 'maxUnreadBytesPerConnection', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Bytes of replies a WebSocket client may leave unread; beyond it none of its calls that need the worker pool run until it reads (they wait, counted in --max-pending-calls-per-connection)' },
   { name: 'max-buffered-bytes', key: 'maxBufferedBytes', kind: { type: 'int', min: 64 * 1024, max: 64 * 1024 * 1024 * 1024 }, default: String(256 * 1024 * 1024), help: 'Bytes the node holds for slow readers in all (WebSocket queues and unsent HTTP replies); over it, connections holding more than their share are closed and heavy calls get error -32010' },
   { name: 'log-level', key: 'logLevel', kind: { type: 'enum', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, default: 'info', help: 'Log level (pino)' },
+  { name: 'log-format', key: 'logFormat', kind: { type: 'enum', choices: ['json', 'pretty'] }, default: 'json', help: 'Log lines as JSON objects (json), or formatted for people (pretty)' },
 ];
 
 export class ConfigError extends Error {}
@@ -210,6 +274,7 @@ function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
         .map((x) => x.trim())
         .filter((x) => x !== '');
     case 'endpoint': {
+      if (raw.trim() === '' && k.nullable) return null;
       const m = /^(.*):(\d{1,5})$/.exec(raw.trim());
       const host = m?.[1]?.replace(/^\[(.*)\]$/, '$1');
       const port = m ? Number(m[2]) : NaN;
@@ -258,6 +323,8 @@ export function resolveConfig(
   }
   const out: Record<string, unknown> = { apiLimits: {} };
   const sources: Record<string, OptionSource> = {};
+  /** where each value came from, as a refusal names it */
+  const wheres: Record<string, string> = {};
   for (const spec of OPTIONS) {
     let raw: string | null = spec.default;
     let source: OptionSource = 'default';
@@ -279,8 +346,18 @@ export function resolveConfig(
     }
     const value = raw === null ? null : parseValue(spec, raw, where);
     sources[spec.name] = source;
+    wheres[spec.name] = where;
     if (spec.key.startsWith('apiLimits.')) (out.apiLimits as Record<string, unknown>)[spec.key.slice(10)] = value;
     else out[spec.key] = value;
+  }
+  // A TLS listener needs its certificate: refused here, with the option's source, rather than at listen.
+  if (out.rpcTlsEndpoint !== null && out.serverPem === null) {
+    throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' needs --server-pem (the certificate and its private key in one PEM file)`);
+  }
+  const plain = out.rpcEndpoint as Endpoint;
+  const tls = out.rpcTlsEndpoint as Endpoint | null;
+  if (tls && tls.port !== 0 && tls.port === plain.port && tls.host === plain.host) {
+    throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' expects a HOST:PORT other than --rpc-endpoint's, got '${tls.host}:${tls.port}'`);
   }
   return { config: deepFreeze(out as unknown as Config), sources: Object.freeze(sources) };
 }

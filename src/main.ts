@@ -1,17 +1,19 @@
 // The composition root: the only module that wires every layer together.
 //   config → access policy → chain store (genesis) → worker pool → call pipeline → connections → uWS server
+// The metrics are wired here too: each part counts what it owns into them, and they read the rest
+// (connections, the pool's queue, the head block) from the parts when scraped.
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
 
 import path from 'node:path';
-import type { Config } from './config.js';
+import { OPTIONS, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { defaultAccessPolicy, loadAccessFile, type AccessPolicy } from './access.js';
 import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
 import { openChainStore } from './chain/store.js';
 import { initChain } from './chain/writer.js';
-import { openPool } from './pool/pool.js';
+import { openPool, type CallPool } from './pool/pool.js';
 import { chainLookups } from './pool/lookups.js';
-import { fairScheduler } from './pool/scheduler.js';
+import { fairScheduler, type Scheduler } from './pool/scheduler.js';
 import { checkRegistry } from './api/registry.js';
 import { BlockProducer } from './chain/producer.js';
 import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
@@ -23,11 +25,15 @@ import { loginThrottle } from './handlers/login-throttle.js';
 import { SubscriptionHub } from './subscriptions/hub.js';
 import { buildPipeline } from './pipeline/pipeline.js';
 import { connections } from './pipeline/connection.js';
-import { startServer } from './transport/server.js';
+import { startServer, type RpcServer } from './transport/server.js';
 import { bufferedBytes } from './transport/buffered-bytes.js';
 import { readiness } from './readiness.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchAccessFile } from './access-watch.js';
+import { loadServerPem } from './transport/tls.js';
+import { parseFcTime } from './chain/fc-json.js';
+import { nodeMetrics, type BackpressureLimit } from './metrics/node-metrics.js';
+import type { LimitName } from './metrics/calls.js';
 
 /** Reads the access file (or Core's default policy without one), and says what it holds. */
 function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): AccessPolicy {
@@ -59,6 +65,8 @@ function blockSigningKey(text: string): Uint8Array {
 
 export interface RunningNode {
   readonly port: number;
+  /** the --rpc-tls-endpoint port, when TLS is served */
+  readonly tlsPort: number | undefined;
   readonly producer: BlockProducer;
   /** bytes held now for slow readers (WebSocket queues and unsent HTTP replies) */
   readonly bufferedBytes: () => number;
@@ -69,11 +77,17 @@ export interface RunningNode {
    * one is refused, logged, and the rules in force stay.
    */
   reloadAccess(): { readonly ok: true; readonly users: number } | { readonly ok: false; readonly error: string };
+  /**
+   * Takes the options as they are now (SIGHUP: the config files and the command line read again).
+   * Those in RELOADABLE_OPTIONS take effect at once; any other that differs from the running value
+   * is named in `needRestart` (and logged) and keeps its running value.
+   */
+  reloadOptions(next: Config): { readonly applied: readonly string[]; readonly needRestart: readonly string[] };
   readonly log: Logger;
   close(): Promise<void>;
 }
 
-export async function startNode(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningNode> {
+export async function startNode(config: Config, log: Logger = createLogger(config.logLevel, {}, config.logFormat)): Promise<RunningNode> {
   // One node per data directory, held from before the store opens until after it closes.
   const release = lockDataDir(config.dataDir);
   let node: RunningNode;
@@ -90,6 +104,13 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
 async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   // Everything that can refuse to start does so before anything listens.
   const policy = loadPolicy(config, log, 'using');
+  // witness_node reads --server-pem only with --rpc-tls-endpoint; say so rather than ignore it in silence.
+  if (config.serverPem && !config.rpcTlsEndpoint) log.warn({ file: config.serverPem }, '--server-pem is set but --rpc-tls-endpoint is not: TLS is not served');
+  const pem = config.rpcTlsEndpoint && config.serverPem ? loadServerPem(config.serverPem, config.serverPemPassword) : undefined;
+  if (pem) {
+    log.info({ file: pem.file, subject: pem.subject, validTo: new Date(pem.validTo).toISOString() }, 'TLS certificate');
+    if (pem.validTo < Date.now()) log.warn({ file: pem.file, validTo: new Date(pem.validTo).toISOString() }, 'the --server-pem certificate has expired: clients will refuse it');
+  }
 
   const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
   const store = openChainStore(config.dataDir);
@@ -109,12 +130,34 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     await store.close();
     throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness 1.6.0 expects blocks signed by ${witnessKey}`);
   }
-  const producer = new BlockProducer(store, signingKey, config.blockInterval, log.child({ component: 'producer' }));
+  const producerLog = log.child({ component: 'producer' });
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog);
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 
+  // The metrics come first: the parts below count into them from the start. What they read when
+  // scraped is made later, so they read it through `parts`.
+  const parts: { pool?: CallPool; scheduler?: Scheduler; server?: RpcServer } = {};
+  const buffered = bufferedBytes(config.maxBufferedBytes);
+  const metrics = nodeMetrics({
+    connections: () => ({ ws: parts.server?.connections ?? 0, http: parts.server?.httpRequests ?? 0 }),
+    pool: () => ({
+      queued: parts.scheduler?.queued ?? 0,
+      running: parts.scheduler?.running ?? 0,
+      busyWorkers: parts.pool?.busyWorkers ?? 0,
+      workers: config.workers,
+    }),
+    head: () => {
+      const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string; last_irreversible_block_num: number };
+      return { number: dgp.head_block_number, time: parseFcTime(dgp.time), lastIrreversible: dgp.last_irreversible_block_num };
+    },
+    bufferedBytes: () => buffered.total,
+    storeWritable: () => producer.storeWritable,
+  });
+
   checkRegistry();
-  const pool = openPool(config, log.child({ component: 'pool' }));
+  const poolLog = log.child({ component: 'pool' });
+  const pool = (parts.pool = openPool(config, poolLog, { onWorkerReplaced: () => void metrics.workersReplaced.n++ }));
   try {
     await pool.ready();
   } catch (err) {
@@ -130,8 +173,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   });
   producer.on('pending', (trx) => subscriptions.onPendingTransaction(trx));
   producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const scheduler = fairScheduler(pool, { maxQueued: config.maxQueuedCalls });
-  const login: LoginServices = { policy, throttle: loginThrottle(config), users: new UserSessions() };
+  const scheduler = (parts.scheduler = fairScheduler(pool, { maxQueued: config.maxQueuedCalls, timing: metrics.poolTiming }));
+  const login: LoginServices = { policy, throttle: loginThrottle(config), users: new UserSessions(), failures: metrics.failedLogins };
   const services: Services = {
     config,
     login,
@@ -143,15 +186,20 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     storeChanged: () => pool.storeChanged(),
     log,
   };
-  const buffered = bufferedBytes(config.maxBufferedBytes);
-  const pipeline = buildPipeline({ config, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over });
+  const pipeline = buildPipeline({ config, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls });
   let closing: Promise<void> | undefined;
-  let server;
+  let server: RpcServer;
   try {
     // On-demand chains (--block-interval 0) have no head age to watch.
     const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
-    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined });
-    server = await startServer(config, log, connections(config, login, pipeline, log), buffered, probes);
+    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined, blockWriteFailure: () => producer.blockWriteFailure });
+    const monitor = {
+      scrape: () => metrics.scrape(),
+      refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
+      closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
+    };
+    server = await startServer(config, log, connections(config, login, pipeline, log, metrics), buffered, probes, monitor, pem);
+    parts.server = server;
   } catch (err) {
     await pool.close();
     await store.close();
@@ -162,6 +210,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     { host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant, blockInterval: config.blockInterval },
     'serving JSON-RPC over HTTP and WebSocket',
   );
+  if (config.rpcTlsEndpoint) log.info({ host: config.rpcTlsEndpoint.host, port: server.tlsPort }, 'serving JSON-RPC over HTTPS and secure WebSocket');
 
   const reloadAccess = () => {
     if (!config.apiAccess) return { ok: true as const, users: login.policy.users.size };
@@ -175,13 +224,34 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return { ok: false as const, error };
     }
   };
+  // The loggers made at start, whose level a reload sets too (sessions follow the root on their own).
+  const components = [producerLog, poolLog];
+  // The configuration in force: what start-up read, with what reloads have applied.
+  let running: Config = config;
+  const reloadOptions = (next: Config) => {
+    const changed = changedOptions(running, next);
+    const applied = changed.filter((name) => RELOADABLE_OPTIONS.has(name));
+    const needRestart = changed.filter((name) => !RELOADABLE_OPTIONS.has(name));
+    if (applied.includes('log-level')) {
+      log.level = next.logLevel;
+      for (const l of components) l.level = next.logLevel;
+    }
+    if (applied.length > 0) {
+      running = { ...running, logLevel: next.logLevel };
+      log.info({ options: applied }, 'options reloaded');
+    }
+    if (needRestart.length > 0) log.warn({ options: needRestart }, 'options changed in the configuration take effect only after a restart; the running values stay');
+    return { applied, needRestart };
+  };
   // A changed file is picked up on its own too.
   const watched = config.apiAccess;
   const unwatch = watched ? watchAccessFile(path.resolve(watched), () => void reloadAccess()) : undefined;
 
   return {
     port: server.port,
+    tlsPort: server.tlsPort,
     reloadAccess,
+    reloadOptions,
     producer,
     bufferedBytes: () => buffered.total,
     chainId,
@@ -200,4 +270,19 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return closing;
     },
   };
+}
+
+/**
+ * Options a running node takes from a reload (SIGHUP). Only the log level: every other option is
+ * read into the pipeline, the transport, the worker threads or the store when the node starts, so a
+ * new value would apply to some parts and not others; those are reported as needing a restart. (The
+ * access file is reloaded separately, and also when it changes on disk.) Worker threads keep the log
+ * level they started with: they log only faults.
+ */
+export const RELOADABLE_OPTIONS: ReadonlySet<string> = new Set(['log-level']);
+
+/** The names of the options whose values differ between two configurations. */
+export function changedOptions(a: Config, b: Config): string[] {
+  const valueOf = (c: Config, key: string): unknown => (key.startsWith('apiLimits.') ? (c.apiLimits as Record<string, unknown>)[key.slice(10)] : (c as unknown as Record<string, unknown>)[key]);
+  return OPTIONS.filter((o) => JSON.stringify(valueOf(a, o.key)) !== JSON.stringify(valueOf(b, o.key))).map((o) => o.name);
 }

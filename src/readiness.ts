@@ -1,10 +1,12 @@
 // Whether this node should get traffic: GET /ready for load balancers (HAProxy's `option httpchk GET
 // /ready`). Ready means the store is open and every worker is up (the node does not listen before
-// that), the chain's head block is younger than --ready-max-head-age, the data directory accepts
-// writes, and the node is not shutting down. GET /health only says the process answers.
+// that), the store accepts blocks (the last block write was not refused), the chain's head block is
+// younger than --ready-max-head-age, the data directory accepts writes, and the node is not shutting
+// down. GET /health only says the process answers.
 import { accessSync, constants } from 'node:fs';
 import { parseFcTime } from './chain/fc-json.js';
 import type { ChainStore } from './chain/store.js';
+import type { BlockWriteFailure } from './chain/producer.js';
 
 export interface ReadyState {
   readonly ready: boolean;
@@ -18,13 +20,26 @@ export interface Probes {
   ready(): ReadyState;
 }
 
-export function readiness(opts: { store: ChainStore; dataDir: string; maxHeadAgeSeconds: number; draining: () => boolean }): Probes {
+export function readiness(opts: {
+  store: ChainStore;
+  dataDir: string;
+  maxHeadAgeSeconds: number;
+  draining: () => boolean;
+  /** why the store refuses blocks now (the producer's blockWriteFailure), or undefined */
+  blockWriteFailure: () => BlockWriteFailure | undefined;
+}): Probes {
   return {
     ready() {
       const dgp = JSON.parse(opts.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
       const headAgeSeconds = Math.max(0, Math.floor(Date.now() / 1000) - parseFcTime(dgp.time));
       const base = { headBlockNumber: dgp.head_block_number, headAgeSeconds };
       if (opts.draining()) return { ...base, ready: false, reason: 'shutting down' };
+      // Before the head age: while blocks cannot be written the head also grows old, and this says why.
+      const failure = opts.blockWriteFailure();
+      if (failure) {
+        const seconds = Math.max(0, Math.floor((Date.now() - failure.since) / 1000));
+        return { ...base, ready: false, reason: `blocks cannot be written: ${failure.error} (for ${seconds} s, ${failure.attempts} attempts)` };
+      }
       if (opts.maxHeadAgeSeconds > 0 && headAgeSeconds > opts.maxHeadAgeSeconds) {
         return { ...base, ready: false, reason: `head block is ${headAgeSeconds} s old (--ready-max-head-age ${opts.maxHeadAgeSeconds})` };
       }

@@ -254,3 +254,145 @@ test('SIGHUP re-reads the access file and does not stop the node', async (t) => 
   t.true(await read('two'));
   t.is(child.exitCode, null, 'still running');
 });
+
+/** The registry's method names, to check that help texts name only calls that exist. */
+async function knownMethods(): Promise<Set<string>> {
+  const { API_SETS } = await import('../src/api/registry.js');
+  return new Set(Object.values(API_SETS).flatMap((set) => Object.keys(set.methods)));
+}
+
+/** Call names in a text (`get_…`, `list_…`, `lookup_…`; `*` as a wildcard) that no API set has. */
+function unknownCalls(text: string, known: Set<string>): string[] {
+  const names = text.match(/\b(?:get|list|lookup|set|subscribe|broadcast|debug)_[a-z0-9_*]*[a-z0-9*]/g) ?? [];
+  return names.filter((name) => {
+    const pattern = new RegExp(`^${name.replace(/\*/g, '[a-z0-9_]+')}$`);
+    return ![...known].some((m) => pattern.test(m));
+  });
+}
+
+test('serve --help lists every option once, names only calls that exist, and does not print the development key', async (t) => {
+  const r = await run(t, ['serve', '--help']);
+  t.is(r.code, 0, r.stderr);
+  for (const o of OPTIONS) {
+    const lines = r.stdout.split('\n').filter((l) => new RegExp(`^\\s+--${o.name}\\s`).test(l));
+    t.is(lines.length, 1, `--${o.name}`);
+    t.true(lines[0]!.split('(default:').length - 1 <= 1, `one default at most for --${o.name}: ${lines[0]}`);
+  }
+  t.false(r.stdout.includes('5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3'), 'the WIF is not printed');
+  t.deepEqual(unknownCalls(r.stdout, await knownMethods()), []);
+});
+
+test('the help of every command names only calls that exist', async (t) => {
+  const known = await knownMethods();
+  for (const args of [['--help'], ['config', '--help'], ['generate', '--help'], ['bench', '--help'], ['hash-password', '--help']]) {
+    const r = await run(t, args);
+    t.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    t.deepEqual(unknownCalls(r.stdout, known), [], args.join(' '));
+  }
+  // The check itself finds a call that does not exist.
+  t.deepEqual(unknownCalls('get_accounts, get_liquidity_pools_by_*, get_full_accounts_lists', known), ['get_full_accounts_lists']);
+});
+
+test('bench --help lists every benchmark option with its defaults, without loading the benchmark', async (t) => {
+  const { BENCH_OPTIONS } = await import('../bench/options.js');
+  const r = await run(t, ['bench', '--help']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /^Usage: graphene-rpc bench \[options\]/);
+  for (const o of BENCH_OPTIONS) t.regex(r.stdout, new RegExp(`^\\s+--${o.name}\\s`, 'm'), `--${o.name}`);
+  t.regex(r.stdout, /--workers LIST .*\(default: 1,2,3,4; --quick: 1,2; --tiny: 1\)/);
+  const short = await run(t, ['bench', '-h']);
+  t.is(short.stdout, r.stdout);
+});
+
+test('generate --help lists its options with their defaults and says how to serve the result', async (t) => {
+  const r = await run(t, ['generate', '--help']);
+  t.is(r.code, 0, r.stderr);
+  for (const o of ['--data-dir <dir>', '--accounts <n>', '--operations <m>', '--seed <s>', '--genesis-json <file>']) t.true(r.stdout.includes(o), o);
+  t.regex(r.stdout, /\(default:\s+100000\)/);
+  t.regex(r.stdout, /graphene-rpc serve --data-dir DIR/);
+});
+
+test('hash-password refuses an empty password in one line with a non-zero exit, from --password and from stdin', async (t) => {
+  for (const [args, input] of [[['hash-password', '--password', ''], undefined], [['hash-password'], ''], [['hash-password'], '\n']] as const) {
+    const r = await run(t, [...args], input);
+    t.not(r.code, 0);
+    t.is(r.stdout, '');
+    t.regex(r.stderr, /^graphene-rpc: hash-password: the password is empty.*\n$/);
+  }
+});
+
+/** The JSON log lines a child writes to stdout, as they come; `until` resolves with the first that matches. */
+function logLines(child: ChildProcess) {
+  const lines: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let rest = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as Record<string, unknown>);
+    for (const w of waiters) w();
+  });
+  const until = (match: (l: Record<string, unknown>) => boolean, ms = 20_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const found = lines.find(match);
+        if (!found) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no such log line within ${ms} ms; saw: ${lines.map((l) => l.msg).join(' | ')}`));
+      }, ms);
+      waiters.add(check);
+      check();
+    });
+  return { lines, until };
+}
+
+test('first start writes <data-dir>/config.ini with every option commented out; without --config the node reads it, under command line and environment', async (t) => {
+  const dir = tempDir(t);
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  const child = start(t, ['serve', '--data-dir', dataDir, '--rpc-endpoint', `127.0.0.1:${port}`, '--block-interval', '0', '--workers', '1']);
+  const log = logLines(child);
+  await log.until((l) => l.msg === 'wrote config.ini with every option commented out');
+  const written = readFileSync(path.join(dataDir, 'config.ini'), 'utf8');
+  t.is(written, readFileSync(fileURLToPath(new URL('../../config/config.ini', import.meta.url)), 'utf8'));
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  writeFileSync(path.join(dataDir, 'config.ini'), `${written}\nmax-calls-per-second = 7\nworkers = 2\n`);
+  const shown = await run(t, ['config', '--data-dir', dataDir, '--workers', '1']);
+  t.is(shown.code, 0, shown.stderr);
+  t.regex(shown.stdout, new RegExp(`^max-calls-per-second += 7 +# config file ${path.join(dataDir, 'config.ini').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
+  t.regex(shown.stdout, /^workers += 1 +# command line$/m);
+});
+
+test('SIGHUP applies a new log level at once and names the changed options that need a restart; the node keeps serving', async (t) => {
+  const dir = tempDir(t);
+  const ini = path.join(dir, 'node.ini');
+  writeFileSync(ini, 'log-level = info\nmax-calls-per-second = 2000\n');
+  const port = await freePort();
+  const child = start(t, ['serve', '--config', ini, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', `127.0.0.1:${port}`, '--block-interval', '0', '--workers', '1']);
+  const log = logLines(child);
+  await log.until((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket');
+  const call = () => fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}' }).then((r) => r.json() as Promise<{ result?: string }>);
+  t.is(typeof (await call()).result, 'string');
+  t.false(log.lines.some((l) => l.msg === 'served'), 'at info no served lines');
+  writeFileSync(ini, 'log-level = debug\nmax-calls-per-second = 5\n');
+  child.kill('SIGHUP');
+  const reloaded = await log.until((l) => l.msg === 'options reloaded');
+  t.deepEqual(reloaded.options, ['log-level']);
+  const restart = await log.until((l) => typeof l.msg === 'string' && l.msg.startsWith('options changed in the configuration take effect only after a restart'));
+  t.deepEqual(restart.options, ['max-calls-per-second']);
+  t.is(typeof (await call()).result, 'string');
+  await log.until((l) => l.msg === 'served');
+  // An invalid file is refused: the options in force stay, and the node serves on.
+  writeFileSync(ini, 'log-level = loud\n');
+  child.kill('SIGHUP');
+  const refused = await log.until((l) => l.msg === 'configuration not reloaded: the options in force stay');
+  t.regex(String(refused.error), /log-level/);
+  t.is(typeof (await call()).result, 'string');
+  t.is(child.exitCode, null, 'still running');
+});

@@ -44,6 +44,8 @@ test('each layer rule reports exactly the imports that break it in the fixture t
     'no-circular: bench/report.js → bench/run.js → bench/report.js',
     'no-circular: src/chain/state.js → src/chain/store.js → src/chain/state.js',
     'no-circular: test/helpers/a.js → test/helpers/b.js → test/helpers/a.js',
+    'node-not-bench-or-test: src/log.js → bench/run.js',
+    'node-without-dev-packages: src/log.js → ../../../node_modules/ws/wrapper.mjs',
     'protocol-not-chain: src/protocol/jsonrpc.js → src/chain/fc-json.js',
     'session-holds-state-only: src/session/session.js → src/chain/producer.js',
     'session-holds-state-only: src/session/session.js → src/pool/pool.js',

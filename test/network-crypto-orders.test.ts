@@ -1,24 +1,14 @@
-// network_node_api, crypto_api and orders_api against a real node (reference §4.4, §4.6, §4.8).
-// This node has no P2P layer and no secp256k1-zkp: each call answers what Core answers without them
-// (api.cpp), or, for crypto_api, that the call is not supported. orders_api answers as Core with the
-// grouped_orders plugin (its groups are tested with orders in test/markets-api.test.ts).
-import test, { type ExecutionContext } from 'ava';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
+// network_node_api and orders_api against a real node (reference §4.4, §4.8); crypto_api has its own
+// file (crypto-api.test.ts). This node has no P2P layer: network_node_api answers what Core answers
+// without one (api.cpp). orders_api answers as Core with the grouped_orders plugin (its groups are
+// tested with orders in test/markets-api.test.ts).
+import test from 'ava';
 import { basic, rpc, WsClient, connectWs } from './helpers/clients.js';
-import { tempDir } from './helpers/temp.js';
 import { fixture, startTestNode } from './helpers/node.js';
 
 const BYTEMASTER = { authorization: basic('bytemaster', 'supersecret') };
 
 const call = rpc;
-
-/** A node whose access file grants every client crypto_api and orders_api. */
-async function openNode(t: ExecutionContext) {
-  const file = path.join(tempDir(t, 'graphene-rpc-access-'), 'api-access.json');
-  writeFileSync(file, JSON.stringify({ permission_map: [['*', { password_hash_b64: '*', password_salt_b64: '*', allowed_apis: ['database_api', 'crypto_api', 'orders_api'] }]] }));
-  return startTestNode(t, { 'api-access': file });
-}
 
 const NO_P2P = 'Execution error: Assert Exception: _app.p2p_node() != nullptr: No P2P network!';
 
@@ -56,26 +46,6 @@ test('network_node_api over WebSocket lists its methods in Core order on an unkn
     unknown.error.data.stack[0].data.api.map(([name, index]: [string, number]) => [name, index]).sort((a: [string, number], b: [string, number]) => a[1] - b[1]),
     [['get_info', 0], ['add_node', 1], ['get_connected_peers', 2], ['get_potential_peers', 3], ['get_advanced_node_parameters', 4], ['set_advanced_node_parameters', 5]],
   );
-});
-
-test('crypto_api: every call is answered "not supported", after the argument count is checked', async (t) => {
-  const { httpUrl } = await openNode(t);
-  const calls: [string, unknown[]][] = [
-    ['blind', ['00'.repeat(32), 10]],
-    ['blind_sum', [['00'.repeat(32)], 1]],
-    ['verify_sum', [[], [], 0]],
-    ['verify_range', ['02' + '00'.repeat(32), '']],
-    ['range_proof_sign', [0, '02' + '00'.repeat(32), '00'.repeat(32), '00'.repeat(32), 0, 0, 10]],
-    ['verify_range_proof_rewind', ['00'.repeat(32), '02' + '00'.repeat(32), '']],
-    ['range_get_info', ['']],
-  ];
-  for (const [method, params] of calls) {
-    const r = await call(httpUrl, 'crypto', method, params);
-    t.is(r.error.code, 10, method);
-    t.is(r.error.message, `Execution error: Assert Exception: false: crypto_api.${method} is not supported by this node: it needs Pedersen commitments and range proofs (secp256k1-zkp)`, method);
-    const short = await call(httpUrl, 'crypto', method, params.slice(0, -1));
-    t.regex(short.error.message, /too few arguments passed to method/, method);
-  }
 });
 
 test('orders_api: the grouped_orders plugin\'s tracked groups; the limit is checked before the assets, and start is an optional in the middle', async (t) => {

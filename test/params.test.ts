@@ -1,6 +1,6 @@
 // api/params.ts: fc's lenient argument conversions and the fc exceptions for bad input (reference §5.1, §5.4).
 import test, { type ExecutionContext } from 'ava';
-import { asArray, asInt64, asObjectId, asOptionalBool, asString, asTime, asUint32, asUint64 } from '../src/api/params.js';
+import { asArray, asByteArray, asHexVector, asInt64, asObjectId, asOptionalBool, asSha256, asString, asTime, asUint32, asUint64, asVariantArray } from '../src/api/params.js';
 import { parseInbound } from '../src/protocol/jsonrpc.js';
 import { RpcError } from '../src/errors.js';
 
@@ -175,4 +175,31 @@ test('asTime reads fc time_point_sec text as seconds; anything else is a parse e
     fails(t, () => asTime(bad), 4, `Execution error: Parse Error: not a time: '${asString(bad)}': unable to convert ISO-formatted string to fc::time_point_sec`, String(bad));
   }
   t.throws(() => asTime({}), { instanceOf: RpcError }, 'as_string() of an object');
+});
+
+const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+test('hex arguments: vector<char> reads length/2 bytes, sha256 pads or cuts to 32, std::array<33> reads no further than its size', (t) => {
+  t.is(hexOf(asHexVector('0aFf')), '0aff');
+  t.is(hexOf(asHexVector('0aF')), '0a', 'an odd last digit is never read');
+  t.is(hexOf(asHexVector(null)), '');
+  t.is(hexOf(asHexVector(12)), '12', 'a number is its decimal text');
+  t.is(hexOf(asSha256('01')), '01' + '00'.repeat(31));
+  t.is(hexOf(asSha256('ab'.repeat(40))), 'ab'.repeat(32));
+  t.is(hexOf(asByteArray('02' + '11'.repeat(40), 33)), '02' + '11'.repeat(32));
+  t.is(hexOf(asByteArray('02' + '11'.repeat(32) + 'zz', 33)), '02' + '11'.repeat(32), 'characters past its size are not looked at');
+  t.is(hexOf(asByteArray('', 33)), '00'.repeat(33));
+});
+
+test('hex arguments fail as fc does: a bad digit is fc::exception (0), a wrong type a bad cast naming fc\'s variant type', (t) => {
+  fails(t, () => asHexVector('0g'), 0, "Execution error: unspecified: Invalid hex character 'g'");
+  fails(t, () => asSha256('00'.repeat(32) + 'x0'), 0, "Execution error: unspecified: Invalid hex character 'x'", 'a sha256 decodes its whole string first');
+  fails(t, () => asByteArray('-1', 33), 0, "Execution error: unspecified: Invalid hex character '-'");
+  fails(t, () => asHexVector({}), 7, 'Execution error: Bad Cast: Invalid cast from object_type to string');
+  fails(t, () => asByteArray([], 33), 7, 'Execution error: Bad Cast: Invalid cast from array_type to string');
+  t.deepEqual(asVariantArray([1]), [1]);
+  fails(t, () => asVariantArray(null), 7, 'Execution error: Bad Cast: Invalid cast from null_type to Array');
+  fails(t, () => asVariantArray('x'), 7, 'Execution error: Bad Cast: Invalid cast from string_type to Array');
+  fails(t, () => asVariantArray(-3), 7, 'Execution error: Bad Cast: Invalid cast from int64_type to Array');
+  fails(t, () => asVariantArray(1.5), 7, 'Execution error: Bad Cast: Invalid cast from double_type to Array');
 });

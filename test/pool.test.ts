@@ -30,10 +30,10 @@ test('a task past its hard time bound is aborted: its worker is replaced, its ca
   const scheduler = fairScheduler(pool, { maxQueued: 100 });
   // Its deadline is already past: the hard bound falls HARD_BOUND_GRACE_MS later.
   const started = Date.now();
-  const stuck = await scheduler.submit({ isClosed: false }, 'heavy', { set: 'database', method: 'hang', params: [], deadline: Date.now(), budgetMs: 7 });
+  const stuck = await scheduler.submit({ isClosed: false, isPaused: false }, 'heavy', { set: 'database', method: 'hang', params: [], deadline: Date.now(), budgetMs: 7 });
   t.deepEqual(stuck, { error: { code: -32012, message: 'Call exceeded its time budget (7 ms: --call-budget-ms)' } });
   t.true(Date.now() - started >= HARD_BOUND_GRACE_MS, 'not before the grace');
   // The one worker was replaced: the next call is served.
-  const next = await scheduler.submit({ isClosed: false }, 'light', { set: 'database', method: 'get_chain_id', params: [] });
+  const next = await scheduler.submit({ isClosed: false, isPaused: false }, 'light', { set: 'database', method: 'get_chain_id', params: [] });
   t.is(new TextDecoder().decode(next as Uint8Array), 'get_chain_id');
 });

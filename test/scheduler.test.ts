@@ -25,7 +25,7 @@ const task = (name: string): PoolTask => ({ set: 'database', method: name, param
 test('connections are served in turn: a newcomer\'s call travels with the first calls of one that queued many', async (t) => {
   const { pool, tasks } = heldPool(1);
   const s = fairScheduler(pool, { maxQueued: 10_000 });
-  const [greedy, polite] = [{ isClosed: false }, { isClosed: false }];
+  const [greedy, polite] = [{ isClosed: false, isPaused: false }, { isClosed: false, isPaused: false }];
   for (let i = 0; i < 200; i++) void s.submit(greedy, 'light', task(`g${i}`));
   void s.submit(polite, 'light', task('p0'));
   await settle();
@@ -40,7 +40,7 @@ test('connections are served in turn: a newcomer\'s call travels with the first 
 test('heavy calls travel a few to a task, never with light calls; with only heavy calls about they may use every worker', async (t) => {
   const { pool, tasks } = heldPool(2);
   const s = fairScheduler(pool, { maxQueued: 10_000 });
-  for (let i = 0; i < 6; i++) void s.submit({ isClosed: false }, 'heavy', task(`h${i}`));
+  for (let i = 0; i < 6; i++) void s.submit({ isClosed: false, isPaused: false }, 'heavy', task(`h${i}`));
   await settle();
   t.true(tasks.length >= 2, 'more than one worker takes heavy calls when no light call is about');
   for (const x of tasks) t.true(x.calls.length <= HEAVY_CALLS_PER_TASK);
@@ -50,7 +50,7 @@ test('heavy calls travel a few to a task, never with light calls; with only heav
 test('while light calls are about, heavy calls leave one worker to them, and a light call is sent at once, alone', async (t) => {
   const { pool, tasks } = heldPool(2);
   const s = fairScheduler(pool, { maxQueued: 10_000 });
-  const [attacker, prober] = [{ isClosed: false }, { isClosed: false }];
+  const [attacker, prober] = [{ isClosed: false, isPaused: false }, { isClosed: false, isPaused: false }];
   void s.submit(prober, 'light', task('first light'));
   await settle();
   tasks[0]!.finish();
@@ -70,7 +70,7 @@ test('while light calls are about, heavy calls leave one worker to them, and a l
 test('the node-wide bound counts queued and running calls and answers -32010 at once', async (t) => {
   const { pool, tasks } = heldPool(1);
   const s = fairScheduler(pool, { maxQueued: 3 });
-  const answers = [1, 2, 3, 4].map((i) => s.submit({ isClosed: false }, 'light', task(`c${i}`)));
+  const answers = [1, 2, 3, 4].map((i) => s.submit({ isClosed: false, isPaused: false }, 'light', task(`c${i}`)));
   t.deepEqual(await answers[3], { error: { code: -32010, message: 'Server is busy: too many calls in flight on this node' } });
   await settle();
   for (const x of tasks) x.finish();
@@ -98,8 +98,8 @@ test('cost classes: long lists, large limits and whole-account reads are heavy; 
 test('a closed owner\'s waiting calls never reach a worker: they are answered as cancelled when their turn comes', async (t) => {
   const { pool, tasks } = heldPool(1);
   const s = fairScheduler(pool, { maxQueued: 10_000 });
-  const owner = { isClosed: false };
-  const other = { isClosed: false };
+  const owner = { isClosed: false, isPaused: false };
+  const other = { isClosed: false, isPaused: false };
   const answers: Promise<PoolAnswer>[] = [];
   for (let i = 0; i < 3 * MAX_CALLS_PER_TASK; i++) answers.push(s.submit(owner, 'light', task(`c${i}`)));
   await settle();
@@ -112,4 +112,26 @@ test('a closed owner\'s waiting calls never reach a worker: they are answered as
   t.deepEqual(await answers[answers.length - 1], { error: { code: -32011, message: 'Call cancelled: its connection closed' } });
   t.true((await answers[0]) instanceof Uint8Array, 'calls already in a worker still finish');
   t.is(s.queued, 0);
+});
+
+test('a paused owner\'s calls wait in place while others are served, and run once it is woken', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const reader = { isClosed: false, isPaused: false };
+  const nonReader = { isClosed: false, isPaused: true };
+  const waiting = [s.submit(nonReader, 'heavy', task('n0')), s.submit(nonReader, 'light', task('n1'))];
+  void s.submit(reader, 'light', task('r0'));
+  await settle();
+  t.deepEqual(tasks.flatMap((x) => x.calls.map((c) => c.method)), ['r0'], 'only the reader\'s call was sent');
+  t.is(s.queued, 2, 'the paused owner\'s calls are still queued');
+  for (const x of tasks) x.finish();
+  await settle();
+  t.is(tasks.length, 1, 'nothing more is sent while it stays paused');
+  nonReader.isPaused = false;
+  s.wake();
+  await settle();
+  t.deepEqual(tasks.slice(1).flatMap((x) => x.calls.map((c) => c.method)).sort(), ['n0', 'n1']);
+  for (const x of tasks) x.finish();
+  t.true((await waiting[0]) instanceof Uint8Array);
+  t.true((await waiting[1]) instanceof Uint8Array);
 });

@@ -31,7 +31,7 @@ function refreshSnapshot(): void {
   }
 }
 const ctx: WorkerContext = { store, config };
-const log = createLogger(config.logLevel, { worker: threadId });
+const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
 
 /** One call: the finished reply bytes, or an error (with subscriptions when the call made some). */
 async function runOne(task: PoolTask): Promise<PoolAnswer> {

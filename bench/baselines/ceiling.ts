@@ -1,7 +1,8 @@
 // The ceiling: a bare uWebSockets.js server that answers every HTTP POST and WebSocket message with
 // a canned reply of a given size, without parsing or querying anything — the most this machine can
 // do with this transport. (`node dist/bench/baselines/ceiling.js PORT REPLY_BYTES`)
-import uWS from 'uWebSockets.js';
+// The node's loader: the same build the node would use on this Node.js.
+import * as uWS from '../../src/transport/uws.js';
 
 const port = Number(process.argv[2]);
 const size = Math.max(32, Number(process.argv[3] ?? 1024));

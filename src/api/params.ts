@@ -73,6 +73,88 @@ export function asOptionalBool(v: unknown): boolean | undefined {
   throw badCast(v, 'bool');
 }
 
+// ---- hex and byte-array arguments (crypto_api), with fc's own conversions and error texts ----
+
+/** fc's variant type names (`variant::type_id`), as its bad-cast messages print them. */
+export function variantType(v: unknown): string {
+  if (v === null || v === undefined) return 'null_type';
+  if (Array.isArray(v)) return 'array_type';
+  if (typeof v === 'object') return 'object_type';
+  if (typeof v === 'string') return 'string_type';
+  if (typeof v === 'boolean') return 'bool_type';
+  if (typeof v === 'number' && !Number.isInteger(v)) return 'double_type';
+  if (typeof v === 'number' && v < 0) return 'int64_type';
+  return 'uint64_type';
+}
+
+/**
+ * `variant::get_array()` as `from_variant(variant, std::vector<T>)` calls it: anything but an array,
+ * null included, is a bad cast (fc src/variant.cpp).
+ */
+export function asVariantArray(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  throw new RpcError(fcError(FC.badCast, 'Invalid cast from ${type} to Array', { type: variantType(v) }));
+}
+
+/** `variant::as_string()`: numbers and booleans become their text, null "", arrays and objects a bad cast. */
+function variantString(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new RpcError(fcError(FC.badCast, 'Invalid cast from ${type} to string', { type: variantType(v) }));
+}
+
+const HEX_DIGIT: Record<string, number> = Object.fromEntries([...'0123456789abcdef'].map((c, i) => [c, i]).concat([...'ABCDEF'].map((c, i) => [c, i + 10])));
+
+/**
+ * fc's `from_hex(str, out, len)` (src/crypto/hex.cpp): fills `len` bytes from the first `2 * len`
+ * characters and looks at nothing after them; a character that is not a hex digit, upper or lower
+ * case, fails with fc's plain exception (code 0).
+ */
+function fromHex(text: string, len: number): Uint8Array {
+  const out = new Uint8Array(len);
+  for (let i = 0; i < len; i++) {
+    const hi = HEX_DIGIT[text[2 * i]!];
+    if (hi === undefined) throw invalidHex(text[2 * i]!);
+    const lo = HEX_DIGIT[text[2 * i + 1]!];
+    if (lo === undefined) throw invalidHex(text[2 * i + 1]!);
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+const invalidHex = (c: string): RpcError => new RpcError(fcError(FC.unspecified, "Invalid hex character '${c}'", { c }));
+
+/**
+ * `std::vector<char>` (a range proof): `as_string()`, then `length / 2` bytes of hex. An odd last
+ * character is never read; there is no other length rule.
+ */
+export function asHexVector(v: unknown): Uint8Array {
+  const text = variantString(v);
+  return fromHex(text, text.length >> 1);
+}
+
+/**
+ * `fc::sha256` (a blinding factor or nonce): read as a `std::vector<char>`, then its first 32 bytes,
+ * zero-padded when shorter. fc has no length check: a short or long string is not an error.
+ */
+export function asSha256(v: unknown): Uint8Array {
+  const bytes = asHexVector(v);
+  const out = new Uint8Array(32);
+  out.set(bytes.subarray(0, 32));
+  return out;
+}
+
+/**
+ * `std::array<unsigned char, N>` (a 33-byte commitment): `min(length / 2, N)` bytes of hex over
+ * zeros; characters past the first `2 * N` are not looked at, so a long string is cut, not refused.
+ */
+export function asByteArray(v: unknown, n: number): Uint8Array {
+  const text = variantString(v);
+  const out = new Uint8Array(n);
+  out.set(fromHex(text, Math.min(text.length >> 1, n)));
+  return out;
+}
+
 export type ParsedId = ObjectIdParts;
 
 /** object_id_type from a string, with object_id.hpp's checks, in its order. */

@@ -4,15 +4,22 @@
 // One producer per node, in the main thread, owning the only writable handle on chain state.
 // Applying a block is one LMDB write transaction (writer.ts): after a crash the store holds the last
 // complete block and nothing of a partial one.
+//
+// When the store refuses a block (disk full, map full, I/O error), nothing of the block is kept (the
+// transaction is aborted), the pending transactions stay for the next attempt, the failure is logged
+// as an error and shown by `blockWriteFailure` (readiness, metrics), and new transactions are refused
+// with -32015 rather than queued for blocks that cannot be written. Timed production then tries
+// again with a growing delay (STORE_RETRY_FIRST_MS doubling to STORE_RETRY_MAX_MS) and returns to its
+// slots with the first block written.
 
 import { EventEmitter } from 'node:events';
-import type { ChainStore } from './store.js';
+import { storeWriteError, type ChainStore } from './store.js';
 import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
 import { validateTransaction } from './validate.js';
 import { ChainState } from './state.js';
 import { overlayStore, type OverlayStore } from './state-store.js';
 import { evaluate, ChainError } from './evaluators.js';
-import { RpcError, assertError } from '../errors.js';
+import { RPC, RpcError, assertError, limitError } from '../errors.js';
 import { fcTime, parseFcTime } from './fc-json.js';
 import type { Logger } from '../log.js';
 import { publicKeyOf } from './keys.js';
@@ -27,6 +34,24 @@ export interface ProducerEvents {
   dropped: [string, string];
 }
 
+/** The first retry after the store refused a block, in ms; each further failure doubles it. */
+export const STORE_RETRY_FIRST_MS = 1000;
+/** The longest wait between two attempts to write a block the store refused, in ms. */
+export const STORE_RETRY_MAX_MS = 30_000;
+
+/** The store refuses blocks: since when, how often it was tried, and what it said the last time. */
+export interface BlockWriteFailure {
+  /** what the store said, in a few words: "ENOSPC (No space left on device)" */
+  readonly error: string;
+  /** ms since the epoch of the first refused write */
+  readonly since: number;
+  /** writes refused in a row */
+  readonly attempts: number;
+}
+
+/** ms to wait before the next attempt after `attempts` refused writes in a row. */
+export const storeRetryDelay = (attempts: number): number => Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1));
+
 export class BlockProducer extends EventEmitter<ProducerEvents> {
   private readonly pending: { id: string; trx: SignedTransactionJson }[] = [];
   private readonly pendingIds = new Set<string>();
@@ -34,6 +59,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
   private pendingState: OverlayStore | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private failure: BlockWriteFailure | undefined;
 
   /** the public key of the signing key, as the witness object names it */
   readonly signingPublicKey: string;
@@ -65,19 +91,49 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     return this.pending.length;
   }
 
+  /** False while the store refuses blocks: from a refused write until the next block is written. */
+  get storeWritable(): boolean {
+    return this.failure === undefined;
+  }
+
+  /** Why blocks cannot be written now, or undefined when they can. */
+  get blockWriteFailure(): BlockWriteFailure | undefined {
+    return this.failure;
+  }
+
   private schedule(): void {
     if (this.stopped) return;
     const ms = this.intervalSeconds * 1000;
-    // Blocks fall on slot boundaries (multiples of the interval), as a witness's do.
-    const wait = ms - (Date.now() % ms);
+    // Blocks fall on slot boundaries (multiples of the interval), as a witness's do; after a refused
+    // write, the next attempt waits for the backoff instead.
+    const wait = this.failure ? storeRetryDelay(this.failure.attempts) : ms - (Date.now() % ms);
     this.timer = setTimeout(() => {
       try {
         this.produce(Math.round(Date.now() / 1000));
       } catch (err) {
-        this.log.error({ err }, 'block production failed');
+        // A refused write was logged where it happened.
+        if (!(err instanceof RpcError && err.wire.code === RPC.BLOCKS_NOT_WRITABLE.code)) this.log.error({ err }, 'block production failed');
       }
       this.schedule();
     }, wait);
+  }
+
+  /** The refusal a transaction or a block request gets while blocks cannot be written. */
+  private notWritable(failure: BlockWriteFailure): RpcError {
+    return new RpcError(limitError(RPC.BLOCKS_NOT_WRITABLE, `the store refused the last block: ${failure.error}`));
+  }
+
+  /** Records a write the store refused and logs it; returns the error for the caller. */
+  private writeRefused(err: unknown, error: string, blockNum: number): RpcError {
+    const attempts = (this.failure?.attempts ?? 0) + 1;
+    this.failure = { error, since: this.failure?.since ?? Date.now(), attempts };
+    const retryMs = this.intervalSeconds > 0 ? storeRetryDelay(attempts) : undefined;
+    if (attempts === 1) {
+      this.log.error({ err, error, block: blockNum, retryMs }, 'block write failed: the store refuses writes; transactions are refused until a block is written');
+    } else {
+      this.log.error({ error, block: blockNum, attempts, since: new Date(this.failure.since).toISOString(), retryMs }, 'block write failed again');
+    }
+    return this.notWritable(this.failure);
   }
 
   /**
@@ -87,6 +143,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
    * for the transactions after it.
    */
   push(trx: unknown): string {
+    // It could only wait for a block that cannot be written; the client may send it to another node.
+    if (this.failure) throw this.notWritable(this.failure);
     const checked = validateTransaction(this.store, trx, this.pendingIds);
     const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
     this.pendingState ??= overlayStore(this.store);
@@ -107,33 +165,53 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     return checked.id;
   }
 
-  /** Produces one block now with what is pending. `time` (seconds) defaults to now. */
+  /**
+   * Produces one block now with what is pending. `time` (seconds) defaults to now. When the store
+   * refuses the block, throws -32015 and keeps the pending transactions for the next attempt.
+   */
   produce(time = Math.round(Date.now() / 1000)): ProducedBlock {
-    const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { time: string };
+    const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
     const timestamp = Math.max(time, parseFcTime(dgp.time) + 1);
-    const queued = this.pending.splice(0);
-    this.pendingIds.clear();
-    this.pendingState = undefined;
+    const blockNum = dgp.head_block_number + 1;
     // A transaction that no longer applies (it expired, say) is dropped rather than failing the block.
-    const transactions: SignedTransactionJson[] = [];
-    for (const p of queued) {
-      if (parseFcTime(p.trx.expiration) < timestamp) {
-        this.log.info({ trx: p.id }, 'pending transaction expired before it could be included');
-        this.emit('dropped', p.id, `the transaction expired at ${p.trx.expiration}, before block time ${fcTime(timestamp)}`);
-        continue;
+    const expired = this.pending.filter((p) => parseFcTime(p.trx.expiration) < timestamp);
+    const included = this.pending.filter((p) => parseFcTime(p.trx.expiration) >= timestamp);
+    /** Applies a block; a write the store refuses is recorded and thrown as -32015. */
+    const write = (transactions: readonly SignedTransactionJson[]): AppliedBlock => {
+      try {
+        return applyBlock(this.store, { timestamp, transactions }, this.signingKey);
+      } catch (err) {
+        const error = storeWriteError(err);
+        throw error === undefined ? err : this.writeRefused(err, error, blockNum);
       }
-      transactions.push(p.trx);
-    }
+    };
     let applied: AppliedBlock;
+    let failedTransactions: unknown;
     try {
-      applied = applyBlock(this.store, { timestamp, transactions }, this.signingKey);
+      applied = write(included.map((p) => p.trx));
     } catch (err) {
+      if (err instanceof RpcError && err.wire.code === RPC.BLOCKS_NOT_WRITABLE.code) throw err;
       // A transaction that failed only now (the dry run passed) is dropped and the block retried.
       this.log.warn({ err }, 'a pending transaction failed in the block; producing without the pending set');
-      for (const p of queued) this.emit('dropped', p.id, `the transaction failed when its block was applied: ${(err as Error).message}`);
-      applied = applyBlock(this.store, { timestamp, transactions: [] }, this.signingKey);
+      failedTransactions = err;
+      applied = write([]);
     }
-    this.log.debug({ block: applied.blockNum, transactions: transactions.length }, 'produced block');
+    // The block is in the store: the pending pool starts again from it.
+    this.pending.splice(0);
+    this.pendingIds.clear();
+    this.pendingState = undefined;
+    if (this.failure) {
+      this.log.info({ block: applied.blockNum, attempts: this.failure.attempts, since: new Date(this.failure.since).toISOString() }, 'block writes resumed');
+      this.failure = undefined;
+    }
+    for (const p of expired) {
+      this.log.info({ trx: p.id }, 'pending transaction expired before it could be included');
+      this.emit('dropped', p.id, `the transaction expired at ${p.trx.expiration}, before block time ${fcTime(timestamp)}`);
+    }
+    if (failedTransactions !== undefined) {
+      for (const p of included) this.emit('dropped', p.id, `the transaction failed when its block was applied: ${(failedTransactions as Error).message}`);
+    }
+    this.log.debug({ block: applied.blockNum, transactions: failedTransactions === undefined ? included.length : 0 }, 'produced block');
     this.emit('block', applied);
     return applied;
   }

@@ -32,6 +32,7 @@
 //    The one exception is `peers`, written by network_node.add_node, which is not chain state.
 
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { constants } from 'node:os';
 import path from 'node:path';
 import { objectIdParts } from './object-id.js';
 
@@ -213,3 +214,51 @@ export function parseObjectId(id: string): ObjectKey | undefined {
 }
 
 export const objectId = (k: readonly [number, number, number]): string => `${k[0]}.${k[1]}.${k[2]}`;
+
+/** LMDB's own error codes (lmdb.h), by the number lmdb-js puts in an error's `code`. */
+const MDB_ERRORS: Readonly<Record<number, string>> = {
+  [-30799]: 'MDB_KEYEXIST',
+  [-30798]: 'MDB_NOTFOUND',
+  [-30797]: 'MDB_PAGE_NOTFOUND',
+  [-30796]: 'MDB_CORRUPTED',
+  [-30795]: 'MDB_PANIC',
+  [-30794]: 'MDB_VERSION_MISMATCH',
+  [-30793]: 'MDB_INVALID',
+  [-30792]: 'MDB_MAP_FULL',
+  [-30791]: 'MDB_DBS_FULL',
+  [-30790]: 'MDB_READERS_FULL',
+  [-30789]: 'MDB_TLS_FULL',
+  [-30788]: 'MDB_TXN_FULL',
+  [-30787]: 'MDB_CURSOR_FULL',
+  [-30786]: 'MDB_PAGE_FULL',
+  [-30785]: 'MDB_MAP_RESIZED',
+  [-30784]: 'MDB_INCOMPATIBLE',
+  [-30783]: 'MDB_BAD_RSLOT',
+  [-30782]: 'MDB_BAD_TXN',
+  [-30781]: 'MDB_BAD_VALSIZE',
+  [-30780]: 'MDB_BAD_DBI',
+  [-30779]: 'MDB_PROBLEM',
+};
+
+const ERRNO_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
+
+/**
+ * What the store said when it refused a write (a full disk, a full map, an I/O error), in a few words:
+ * "ENOSPC (No space left on device)", "MDB_MAP_FULL (Environment mapsize limit reached)". Undefined
+ * for anything else, such as a block whose transactions do not apply: that is the block's fault, not
+ * the store's, and trying again later would not help.
+ *
+ * lmdb-js throws an Error whose `code` is LMDB's code or the errno, as a number; Node's fs errors
+ * carry the errno name as a string.
+ */
+export function storeWriteError(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const code = (err as { code?: unknown }).code;
+  let name: string | undefined;
+  if (typeof code === 'number') name = MDB_ERRORS[code] ?? ERRNO_NAMES.get(code) ?? `LMDB error ${code}`;
+  else if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) name = code;
+  if (name === undefined) return undefined;
+  // mdb_strerror's text, without lmdb-js's page positions after it.
+  const text = err.message.replace(/^MDB_[A-Z_]+: /, '').replace(new RegExp(`^${name}: `), '').split(':')[0]!.trim();
+  return text && text !== name ? `${name} (${text})` : name;
+}

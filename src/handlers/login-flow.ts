@@ -3,22 +3,55 @@
 // `max_connections` from the access file.
 import { RPC, RpcError, limitError } from '../errors.js';
 import { grantFor, type AccessPolicy, type Grant } from '../access.js';
+import type { Logger } from '../log.js';
 import type { Session } from '../session/session.js';
 import { pause, type LoginThrottle } from './login-throttle.js';
+
+/** How credentials came: the login API's `login`, or an `Authorization: Basic` header. */
+export type LoginVia = 'login' | 'basic';
 
 export interface LoginServices {
   /** the access rules in force; replaced whole when the access file is reloaded */
   policy: AccessPolicy;
   readonly throttle: LoginThrottle;
   readonly users: UserSessions;
+  /** failed logins by how they came (the node's metrics read them); absent in tests that do not count */
+  readonly failures?: Record<LoginVia, number>;
 }
 
-/** Checks `user`/`password` after the wait the throttle asks for; counts a failure. */
-export async function attemptLogin(svc: LoginServices, address: string, user: string, password: string): Promise<Grant | undefined> {
-  await pause(await svc.throttle.delayFor(address, user));
+/** Who is logging in: the client's address, and the connection's logger. */
+export interface LoginClient {
+  readonly address: string;
+  readonly log: Logger;
+}
+
+/** The most of a user name a log line carries: names come from clients, and may be long. */
+const LOGGED_NAME_CHARS = 64;
+
+/** Checks `user`/`password` after the wait the throttle asks for; counts and logs a failure. */
+export async function attemptLogin(svc: LoginServices, client: LoginClient, via: LoginVia, user: string, password: string): Promise<Grant | undefined> {
+  const delayMs = await svc.throttle.delayFor(client.address, user);
+  if (delayMs > 0) {
+    // Said before the wait, whatever the password: the line tells an operator that guessing is
+    // being slowed, and tells nothing a client could see.
+    client.log.info({ address: client.address, via, user: user.slice(0, LOGGED_NAME_CHARS), delayMs }, 'login attempt delayed');
+    await pause(delayMs);
+  }
   const grant = grantFor(svc.policy, user, password);
-  if (!grant) await svc.throttle.failed(address, user);
+  if (!grant) {
+    await svc.throttle.failed(client.address, user);
+    loginFailed(svc, client, via, user);
+  }
   return grant;
+}
+
+/**
+ * A failed login, counted and logged: one line with the address and the user name (cut short),
+ * never the password or the header (`user` is undefined when a Basic header could not be decoded).
+ */
+export function loginFailed(svc: LoginServices, client: LoginClient, via: LoginVia, user: string | undefined): void {
+  if (svc.failures) svc.failures[via]++;
+  client.log.info({ address: client.address, via, user: user === undefined ? undefined : user.slice(0, LOGGED_NAME_CHARS) }, 'login failed');
 }
 
 /**

@@ -67,7 +67,7 @@ export const currentLoginHandlers = {
     const { session, services } = call;
     // Held: the connection's next requests run once this login has changed the session.
     return session.holding(
-      attemptLogin(services.login, session.address, user, password).then((grant) => {
+      attemptLogin(services.login, session, 'login', user, password).then((grant) => {
         // A failed login revokes what the session had.
         session.allowed = [];
         dropLogin(services.login, session);
@@ -110,7 +110,7 @@ export const legacyLoginHandlers = {
     const user = asString(u);
     const password = asString(p);
     return s.holding(
-      attemptLogin(services.login, s.address, user, password).then((grant) => {
+      attemptLogin(services.login, s, 'login', user, password).then((grant) => {
         // A failed legacy login revokes nothing.
         if (!grant) return false;
         takeLogin(services.login, s, grant);

@@ -4,13 +4,14 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { grantFor, type AccessPolicy } from '../access.js';
-import { attemptLogin, takeLogin, type LoginServices } from '../handlers/login-flow.js';
+import { attemptLogin, loginFailed, takeLogin, type LoginServices } from '../handlers/login-flow.js';
 import { httpStatusFor, type WireError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import { Session, type Reply, type Transport } from '../session/session.js';
 import type { Call } from './types.js';
 import type { Pipeline } from './pipeline.js';
 import type { Grant } from '../access.js';
+import type { NodeMetrics } from '../metrics/node-metrics.js';
 
 export type { Reply, Transport };
 
@@ -33,6 +34,11 @@ export interface Connection {
   receive(text: string): boolean;
   /** Answers a message the transport refused before reading it (too big), in reply order, with `"id":null`. */
   refuse(error: WireError): void;
+  /**
+   * What the client has left unread, in bytes, as the transport counts it. Above
+   * --max-unread-bytes-per-connection the connection's pool calls wait until it reads.
+   */
+  unread(bytes: number): void;
   close(): void;
 }
 
@@ -65,6 +71,7 @@ class PipelineConnection implements Connection {
     private readonly session: Session,
     private readonly pipeline: Pipeline,
     private readonly closeAt: number,
+    private readonly maxUnread: number,
   ) {}
 
   get log(): Logger {
@@ -93,23 +100,41 @@ class PipelineConnection implements Connection {
     this.session.enqueue({ body: invalidReply(error), status: httpStatusFor(error) });
   }
 
+  unread(bytes: number): void {
+    const paused = bytes > this.maxUnread;
+    if (paused === this.session.isPaused) return;
+    this.session.isPaused = paused;
+    if (paused) this.session.log.info({ unread: bytes }, 'client does not read its replies; its calls wait');
+    else this.pipeline.scheduler.wake();
+  }
+
   close(): void {
     this.session.close();
   }
 }
 
-export function connections(config: Config, login: LoginServices, pipeline: Pipeline, log: Logger): ConnectionFactory {
+/** What the node's metrics learn from connections as they open; tests of the pipeline alone leave it out. */
+export type ConnectionMetrics = Pick<NodeMetrics, 'connectionsOpened' | 'notices' | 'sessionOpened'>;
+
+export function connections(config: Config, login: LoginServices, pipeline: Pipeline, log: Logger, metrics?: ConnectionMetrics): ConnectionFactory {
   const closeAt = config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
   return (transport, credentials, address, sink) => {
-    const session = new Session(transport, address, config.loginApiVariant, log, sink);
+    const session = new Session(transport, address, config.loginApiVariant, log, sink, metrics?.notices);
+    if (metrics) {
+      metrics.connectionsOpened[transport]++;
+      // Sessions by login state count WebSocket sessions: an HTTP request's lasts one call.
+      if (transport === 'ws') metrics.sessionOpened(session);
+    }
     // Automatic login at connect (application.cpp new_connection): Basic credentials, else ("", "").
     // A malformed Authorization header counts as a failed login: the session gets no API sets.
     // Credentials are a password guess like any other: throttled, so the session's requests wait.
-    if (credentials === 'malformed') begin(login, session, undefined);
-    else if (credentials === undefined) begin(login, session, grantFor(login.policy, '', ''));
+    if (credentials === 'malformed') {
+      loginFailed(login, session, 'basic', undefined);
+      begin(login, session, undefined);
+    } else if (credentials === undefined) begin(login, session, grantFor(login.policy, '', ''));
     else {
       session.holding(
-        attemptLogin(login, address, credentials.user, credentials.password).then(
+        attemptLogin(login, session, 'basic', credentials.user, credentials.password).then(
           (grant) => begin(login, session, grant),
           (err: unknown) => {
             session.log.error({ err }, 'login at connect failed');
@@ -118,6 +143,6 @@ export function connections(config: Config, login: LoginServices, pipeline: Pipe
         ),
       );
     }
-    return new PipelineConnection(session, pipeline, closeAt);
+    return new PipelineConnection(session, pipeline, closeAt, config.maxUnreadBytesPerConnection);
   };
 }

@@ -3,6 +3,7 @@
 // `"id":null`); a client's reply to a server call ends here unanswered.
 import type { Config } from '../config.js';
 import { parseInbound } from '../protocol/jsonrpc.js';
+import { RPC } from '../errors.js';
 import type { Layer } from './types.js';
 
 export function decode(config: Pick<Config, 'maxJsonDepth'>): Layer {
@@ -14,6 +15,8 @@ export function decode(config: Pick<Config, 'maxJsonDepth'>): Layer {
     }
     if (inbound.kind === 'invalid') {
       call.outcome = inbound;
+      // The same code as any unreadable message: only the message tells the depth limit.
+      if (inbound.error.message === RPC.TOO_DEEP.message) call.limit = 'max-json-depth';
       return;
     }
     call.request = inbound.request;

@@ -55,6 +55,7 @@ export function limitLists(config: Pick<Config, 'maxIdsPerCall'>): Layer {
           ),
         );
         call.outcome = { kind: 'error', error: failure(call, error) };
+        call.limit = 'max-ids-per-call';
         return;
       }
     }

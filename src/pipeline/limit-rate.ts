@@ -10,28 +10,8 @@ import type { Config } from '../config.js';
 import { RPC, limitError } from '../errors.js';
 import type { Session } from '../session/session.js';
 import type { Layer } from './types.js';
+import { TokenBucket } from '../token-bucket.js';
 
-export class TokenBucket {
-  private tokens: number;
-  private last: number;
-
-  constructor(
-    private readonly perSecond: number,
-    now: number,
-  ) {
-    this.tokens = perSecond;
-    this.last = now;
-  }
-
-  /** Takes one call's token at `now` (ms); false when none is left. */
-  take(now: number): boolean {
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) * this.perSecond) / 1000);
-    this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-}
 
 export function limitRate(config: Pick<Config, 'maxCallsPerSecond'>): Layer {
   const perConnection = new WeakMap<Session, TokenBucket>();
@@ -56,6 +36,7 @@ export function limitRate(config: Pick<Config, 'maxCallsPerSecond'>): Layer {
       if (!bucket) perEntry.set(s.entry, (bucket = new TokenBucket(userRate, now)));
       if (!bucket.take(now)) {
         call.outcome = { kind: 'error', error: limitError(RPC.RATE_LIMITED, `${userRate} per second for this user: max_calls_per_second`) };
+        call.limit = 'max_calls_per_second';
         return;
       }
     }

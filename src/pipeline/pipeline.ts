@@ -5,12 +5,13 @@
 //   message ─▶ decode ─▶ authorize ─▶ admit ─▶ limit rate ─▶ limit lists ─▶ schedule ─▶ run ─┐ front end,
 //   reply   ◀─ record ◀─ encode ◀────────────────────────────────────────────────────────────────┘ or the pool
 //
-// A new per-call concern (a rate limit, a time budget, metrics) is one more layer in this list.
+// A new per-call concern (a rate limit, a time budget) is one more layer in this list.
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { FrontTables } from '../api/registry.js';
 import type { FrontHandler, Services } from '../handlers/types.js';
 import type { Scheduler } from '../pool/scheduler.js';
+import { CallStats } from '../metrics/calls.js';
 import { compose, type Call, type Step } from './types.js';
 import { record } from './record.js';
 import { encode } from './encode.js';
@@ -30,6 +31,8 @@ export interface PipelineDeps {
   readonly services: Services;
   /** whether the node holds more than --max-buffered-bytes for slow readers now */
   readonly memoryOver: () => boolean;
+  /** where the record layer counts calls (the node's metrics); tests of the pipeline alone may leave it out */
+  readonly calls?: CallStats;
 }
 
 export interface Pipeline {
@@ -38,11 +41,11 @@ export interface Pipeline {
   readonly scheduler: Scheduler;
 }
 
-export function buildPipeline({ config, log, front, scheduler, services, memoryOver }: PipelineDeps): Pipeline {
+export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats() }: PipelineDeps): Pipeline {
   const run = runner(front, scheduler, services);
   const handle = compose(
     [
-      record(log), //                               9. notes the answered call (served-log line; metrics go here)
+      record(log, calls), //                        9. counts the answered call (metrics), logs refusals and, at debug, the served line
       encode, //                                    8. the outcome as a reply in fc's envelope
       decode(config), //                            1. text → request; unreadable messages end here
       authorize(config.loginApiVariant, run), //    2. API-ID table and login state → the call's target

@@ -16,6 +16,7 @@ export function schedule(memoryOver: () => boolean): Layer {
     call.cost = costOf(call.target!);
     if (call.cost === 'heavy' && memoryOver()) {
       call.outcome = { kind: 'error', error: OVER_MEMORY };
+      call.limit = 'max-buffered-bytes';
       return;
     }
     return next(call);

@@ -4,6 +4,7 @@ import type { InvalidTo, RpcRequest } from '../protocol/jsonrpc.js';
 import type { Reply, Session } from '../session/session.js';
 import type { Target } from '../dispatch/route.js';
 import type { CostClass } from '../pool/scheduler.js';
+import type { LimitName } from '../metrics/calls.js';
 
 /** How a call ended, before it is written as a reply. */
 export type Outcome =
@@ -36,6 +37,11 @@ export interface Call {
   cost?: CostClass;
   /** set by the layer that ends the call */
   outcome?: Outcome;
+  /**
+   * set by a layer that refuses the call for one of the node's limits, where the error's code alone
+   * does not name it (record.ts names the others from the code)
+   */
+  limit?: LimitName;
   /** set by encode: what the session sends, or null for none */
   reply?: Reply;
 }

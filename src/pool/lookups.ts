@@ -12,7 +12,7 @@ export interface ChainLookups {
 const decoder = new TextDecoder();
 
 /** The front end's own calls share the fair queue as one owner. */
-const FRONT_END = { isClosed: false };
+const FRONT_END = { isClosed: false, isPaused: false };
 
 export function chainLookups(scheduler: Scheduler): ChainLookups {
   const value = async (set: string, method: string, params: unknown[]): Promise<unknown> => {

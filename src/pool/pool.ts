@@ -31,6 +31,8 @@ export interface CallPool {
   runTask(tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]>;
   /** worker threads */
   readonly workers: number;
+  /** worker threads running a task now */
+  readonly busyWorkers: number;
   /** Tells the workers that the store changed (after a block): their next reads see it. */
   storeChanged(): void;
   /** Resolves once every worker has loaded and opened the store. */
@@ -46,6 +48,8 @@ export interface PoolOptions {
   readonly workerFile?: string;
   /** ms; default WORKER_CLOSE_TIMEOUT_MS */
   readonly closeTimeoutMs?: number;
+  /** told each time a worker thread is terminated or fails and piscina replaces it (the node's metrics) */
+  readonly onWorkerReplaced?: () => void;
 }
 
 export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): CallPool {
@@ -66,9 +70,16 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     closeTimeout: opts.closeTimeoutMs ?? WORKER_CLOSE_TIMEOUT_MS,
   });
   // A worker that dies is replaced by piscina; its task rejects (below) and its callers get -32603.
-  piscina.on('error', (err: unknown) => log.error({ err }, 'worker thread failed; piscina replaces it'));
+  piscina.on('error', (err: unknown) => {
+    log.error({ err }, 'worker thread failed; piscina replaces it');
+    opts.onWorkerReplaced?.();
+  });
   return {
     workers: config.workers,
+    get busyWorkers() {
+      // Ready threads minus the idle ones; a thread still starting (a replacement) counts as busy.
+      return Math.max(0, piscina.threads.length - piscina.idleThreads);
+    },
     runTask(tasks, signal) {
       const bytes = encode(tasks);
       return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
@@ -81,6 +92,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
           if (signal?.aborted) {
             // piscina has terminated the worker running it and starts a new one: capacity comes back.
             log.warn({ calls }, 'a task ran past its hard time bound; its worker thread was replaced');
+            opts.onWorkerReplaced?.();
             return tasks.map((t) => ({ error: limitError(RPC.BUDGET_EXCEEDED, `${t.budgetMs ?? config.callBudgetMs} ms: --call-budget-ms`) }));
           }
           log.error({ err, calls }, 'worker task failed; its calls get -32603');

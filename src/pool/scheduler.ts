@@ -47,10 +47,17 @@ const SWEEP_EVERY_MS = 100;
 interface Waiting {
   readonly task: PoolTask;
   readonly resolve: (a: PoolAnswer) => void;
+  /** performance.now() at submit */
+  readonly at: number;
 }
-/** Whoever calls belong to (a connection); once closed, its waiting calls are dropped. */
+/**
+ * Whoever calls belong to (a connection); once closed, its waiting calls are dropped. While paused
+ * (it does not read its replies) its calls wait: work done for a client that does not read only
+ * grows what the node holds for it.
+ */
 export interface Owner {
   readonly isClosed: boolean;
+  readonly isPaused: boolean;
 }
 
 const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
@@ -58,15 +65,26 @@ const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
 export interface Scheduler {
   /** Queues a call for `owner`; resolves with its answer, or at once with NODE_BUSY over the bound. */
   submit(owner: Owner, cost: CostClass, task: PoolTask): Promise<PoolAnswer>;
+  /** Looks for work again: an owner's calls may run now (it was paused and reads again). */
+  wake(): void;
   /** calls waiting here */
   readonly queued: number;
   /** calls in tasks the pool holds */
   readonly running: number;
 }
 
+/** Where the scheduler records times, in seconds (the node's metrics). */
+export interface SchedulerTiming {
+  /** per call: from submit until its task is handed to the pool */
+  readonly wait: { observe(seconds: number): void };
+  /** per task: from handing it to the pool until its answers are back */
+  readonly run: { observe(seconds: number): void };
+}
+
 export interface SchedulerOptions {
   /** node-wide bound on queued plus running calls (--max-queued-calls) */
   readonly maxQueued: number;
+  readonly timing?: SchedulerTiming;
 }
 
 export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts: SchedulerOptions): Scheduler {
@@ -105,6 +123,8 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
         for (const w of list) w.resolve(CANCELLED);
         continue;
       }
+      // A paused owner keeps its place and its calls; wake() looks again once it reads.
+      if (owner.isPaused) continue;
       out.push(list.shift()!);
       r.delete(owner);
       if (list.length > 0) r.set(owner, list);
@@ -113,7 +133,10 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
     return out;
   };
 
+  const timing = opts.timing;
   const send = (cls: CostClass, items: Waiting[]) => {
+    const sentAt = performance.now();
+    if (timing) for (const it of items) timing.wait.observe((sentAt - it.at) / 1000);
     tasks++;
     if (cls === 'heavy') heavyTasks++;
     running += items.length;
@@ -128,6 +151,7 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
       items.map((i) => i.task),
       ctl?.signal,
     ).then((answers) => {
+      if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
         if (!ctl.signal.aborted) spare.push(ctl);
@@ -156,30 +180,38 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
   const fill = () => {
     scheduled = false;
     while (tasks < maxTasks && ring.light.size > 0) {
-      // Spread what waits over the free slots, so that idle workers all get some.
-      const size = Math.min(MAX_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.light / (maxTasks - tasks))));
-      send('light', take('light', size));
+      // Spread what waits over the idle workers, so that each gets some; once every worker has a
+      // task, what waits goes in one task that is ready when a worker is: the thread hop is paid
+      // once for all of it.
+      const size = Math.min(MAX_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.light / Math.max(1, pool.workers - tasks))));
+      const items = take('light', size);
+      if (items.length === 0) break; // every owner with calls waiting is paused
+      send('light', items);
     }
     const heavyCap = performance.now() - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
     while (tasks < maxTasks && heavyTasks < heavyCap && ring.heavy.size > 0) {
       const size = Math.min(HEAVY_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.heavy / (maxTasks - tasks))));
-      send('heavy', take('heavy', size));
+      const items = take('heavy', size);
+      if (items.length === 0) break;
+      send('heavy', items);
     }
   };
 
   return {
     submit(owner, cost, task) {
       if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return Promise.resolve({ error: protocolError(RPC.NODE_BUSY) });
-      if (cost === 'light') lastLight = performance.now();
+      const at = performance.now();
+      if (cost === 'light') lastLight = at;
       return new Promise<PoolAnswer>((resolve) => {
         const r = ring[cost];
         const list = r.get(owner);
-        if (list) list.push({ task, resolve });
-        else r.set(owner, [{ task, resolve }]);
+        if (list) list.push({ task, resolve, at });
+        else r.set(owner, [{ task, resolve, at }]);
         queuedIn[cost]++;
         later();
       });
     },
+    wake: later,
     get queued() {
       return queuedIn.light + queuedIn.heavy;
     },

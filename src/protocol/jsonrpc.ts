@@ -49,7 +49,12 @@ export function nestingDepth(v: unknown): number {
   return max;
 }
 
-const parseError = (detail: string): Inbound => {
+/** V8 12 (Node 22 and later) ends JSON.parse's messages with this; Node 20's V8 does not. */
+const V8_LINE_COLUMN = / \(line \d+ column \d+\)$/;
+
+const parseError = (message: string): Inbound => {
+  // The same reply bytes on every supported Node line: the position is already in the message.
+  const detail = message.replace(V8_LINE_COLUMN, '');
   const e = fcError(FC.parse, 'Invalid JSON: ${detail}', { detail }, { method: 'from_string' });
   return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data: e.data! } };
 };

@@ -18,11 +18,24 @@ export type Transport = 'ws' | 'http';
 
 interface Slot {
   reply: Reply | undefined;
+  /** a notice rather than the reply to a request (counted in NoticeCounts) */
+  readonly notice: boolean;
+}
+
+/**
+ * Where sessions count their notices (the node's metrics read them): handed to the transport, or
+ * never sent because the connection had closed (before the notice, or while it waited its turn).
+ */
+export interface NoticeCounts {
+  sent: number;
+  dropped: number;
 }
 
 let nextConnId = 1;
 
 const NO_LIMITS: UserLimits = Object.freeze({});
+/** For sessions made without a node's metrics (tests of single layers): counted, never read. */
+const UNREAD_COUNTS: NoticeCounts = { sent: 0, dropped: 0 };
 
 export class Session {
   readonly connId = nextConnId++;
@@ -50,11 +63,15 @@ export class Session {
     private readonly loginVariant: 'current' | 'legacy',
     private readonly parentLog: Logger,
     private readonly sink: (reply: Reply) => void,
+    private readonly noticeCounts: NoticeCounts = UNREAD_COUNTS,
   ) {}
 
   /** This connection's logger (binding `conn`), made when first used: a pino child per HTTP request would cost more than its call. */
   get log(): Logger {
-    return (this.childLog ??= this.parentLog.child({ conn: this.connId }));
+    const log = (this.childLog ??= this.parentLog.child({ conn: this.connId }));
+    // A child keeps the level it was made with; the root's changes on a reload (SIGHUP).
+    if (log.level !== this.parentLog.level) log.level = this.parentLog.level;
+    return log;
   }
 
   /**
@@ -105,6 +122,12 @@ export class Session {
     return this.closed;
   }
 
+  /**
+   * True while the client leaves more than --max-unread-bytes-per-connection of replies unread: the
+   * scheduler then runs none of its pool calls (they wait) until it reads. Set by the transport.
+   */
+  isPaused = false;
+
   /** Number of requests whose replies have not been handed to the transport yet. */
   get pending(): number {
     return this.queue.length;
@@ -114,9 +137,9 @@ export class Session {
    * Takes the place of the next reply. The slot is taken now, when the request arrives, so the reply
    * leaves after every earlier one whatever finishes first.
    */
-  enqueue(result: Reply | Promise<Reply>): void {
+  enqueue(result: Reply | Promise<Reply>, notice = false): void {
     if (this.closed) return;
-    const slot: Slot = { reply: undefined };
+    const slot: Slot = { reply: undefined, notice };
     this.queue.push(slot);
     if (!(result instanceof Promise)) {
       slot.reply = result;
@@ -139,14 +162,20 @@ export class Session {
 
   private flush(): void {
     while (this.queue.length > 0 && this.queue[0]!.reply !== undefined) {
-      const { reply } = this.queue.shift()!;
-      if (!this.closed) this.sink(reply!);
+      const { reply, notice } = this.queue.shift()!;
+      if (this.closed) continue;
+      this.sink(reply!);
+      if (notice) this.noticeCounts.sent++;
     }
   }
 
   /** A finished notice text, in reply order: it never overtakes the reply to the call that asked for it. */
   sendNotice(text: string): void {
-    this.enqueue({ body: text, status: 200 });
+    if (this.closed) {
+      this.noticeCounts.dropped++;
+      return;
+    }
+    this.enqueue({ body: text, status: 200 }, true);
   }
 
   /** Runs `fn` when the session closes (forgetting its subscriptions, its waiters…); returns a way to cancel that. */
@@ -164,6 +193,7 @@ export class Session {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const slot of this.queue) if (slot.notice) this.noticeCounts.dropped++;
     this.queue.length = 0;
     for (const fn of this.cleanups ?? []) {
       try {

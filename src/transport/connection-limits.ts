@@ -9,11 +9,17 @@
 import type { Config } from '../config.js';
 import { RPC, limitError, type WireError } from '../errors.js';
 
+/** Why a connection was refused: the error its client gets, and the option that refused it. */
+export interface Refusal {
+  readonly error: WireError;
+  readonly limit: 'max-connections' | 'max-connections-per-ip';
+}
+
 export interface ConnectionLimits {
   /** The client address of a request, from its peer address and X-Forwarded-For header. */
   clientAddress(peer: string, forwardedFor: string): string;
-  /** Takes a place for a connection from `address`, or returns the error that refuses it. */
-  open(address: string): WireError | undefined;
+  /** Takes a place for a connection from `address`, or returns why it is refused. */
+  open(address: string): Refusal | undefined;
   /** Gives back a place `open` took. */
   close(address: string): void;
   readonly total: number;
@@ -30,6 +36,12 @@ export function connectionLimits(config: Pick<Config, 'maxConnections' | 'maxCon
   const trusted = new Set(config.trustedProxies.map(canonical));
   const perAddress = new Map<string, number>();
   let total = 0;
+  // Made once: a client refused in a loop costs no allocation.
+  const overTotal: Refusal = { error: limitError(RPC.TOO_MANY_CONNECTIONS, `${config.maxConnections} in all: --max-connections`), limit: 'max-connections' };
+  const overAddress: Refusal = {
+    error: limitError(RPC.TOO_MANY_CONNECTIONS, `${config.maxConnectionsPerIp} from this address: --max-connections-per-ip`),
+    limit: 'max-connections-per-ip',
+  };
   return {
     clientAddress(peer, forwardedFor) {
       const address = canonical(peer);
@@ -39,9 +51,9 @@ export function connectionLimits(config: Pick<Config, 'maxConnections' | 'maxCon
       return canonical(hops[hops.length - 1]!) || address;
     },
     open(address) {
-      if (total >= config.maxConnections) return limitError(RPC.TOO_MANY_CONNECTIONS, `${config.maxConnections} in all: --max-connections`);
+      if (total >= config.maxConnections) return overTotal;
       const n = perAddress.get(address) ?? 0;
-      if (n >= config.maxConnectionsPerIp) return limitError(RPC.TOO_MANY_CONNECTIONS, `${config.maxConnectionsPerIp} from this address: --max-connections-per-ip`);
+      if (n >= config.maxConnectionsPerIp) return overAddress;
       perAddress.set(address, n + 1);
       total++;
       return undefined;

@@ -1,6 +1,7 @@
-// The transport: uWebSockets.js on one port for HTTP and WebSocket. It turns bodies and frames into
-// text, hands them to a connection (src/pipeline/connection.ts), and writes what it answers. It
-// knows nothing about API sets or sessions.
+// The transport: uWebSockets.js on one port for HTTP and WebSocket (and, with --rpc-tls-endpoint, on a
+// second port for HTTPS and wss, with the same routes). It turns bodies and frames into text, hands
+// them to a connection (src/pipeline/connection.ts), and writes what it answers. It knows nothing
+// about API sets or sessions.
 //
 // uWS rules this file follows (uWebSockets.js docs/index.d.ts):
 //  - MUST copy data out of `req` and out of message/body ArrayBuffers before any await or return;
@@ -9,21 +10,44 @@
 //  - a WebSocket is unusable after `close`: mark the connection closed first and drop late replies.
 
 import net from 'node:net';
-import uWS from 'uWebSockets.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import * as uWS from './uws.js';
+import type { Config, Endpoint } from '../config.js';
+import { LogBudget, type Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
 import { RPC, httpStatusFor, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import type { Connection, ConnectionFactory, Credentials } from '../pipeline/connection.js';
-import { connectionLimits } from './connection-limits.js';
+import { connectionLimits, type Refusal } from './connection-limits.js';
+import { framingFault } from './framing.js';
+import { TokenBucket } from '../token-bucket.js';
 import type { BufferedBytes } from './buffered-bytes.js';
 import type { Probes } from '../readiness.js';
+import { ServerPemError, type ServerPem } from './tls.js';
+
+/**
+ * What the transport reports to the node's metrics, and the text it serves at GET /metrics. The
+ * composition root wires it; the transport knows no metric names.
+ */
+export interface TransportMonitor {
+  /** GET /metrics: the Prometheus text and its content type */
+  scrape(): Promise<{ readonly contentType: string; readonly text: string }>;
+  /** a connection, or a message, refused by one of the transport's limits */
+  refused(limit: Refusal['limit'] | 'max-request-bytes'): void;
+  /** a connection closed for not reading its replies, or for sending far past its calls in flight */
+  closed(limit: 'max-buffered-bytes' | 'ws-max-buffered-bytes' | 'max-pending-calls-per-connection' | 'ws-max-pings-per-second'): void;
+}
+
+/** Refused connections and oversized HTTP requests are logged at most this often, node-wide (ms). */
+export const TRANSPORT_REFUSAL_LOG_EVERY_MS = 1000;
 
 export interface RpcServer {
   readonly port: number;
+  /** the --rpc-tls-endpoint port (HTTPS and wss), when TLS is served */
+  readonly tlsPort: number | undefined;
   /** Open WebSocket sessions. */
   readonly connections: number;
+  /** HTTP requests received and not yet answered in full. */
+  readonly httpRequests: number;
   /**
    * Stops accepting, lets the calls in flight be answered for up to `drainMs`, then closes every
    * WebSocket with 1001 (their later replies are dropped). Resolves with the calls still unanswered.
@@ -33,9 +57,15 @@ export interface RpcServer {
 
 interface WsData {
   credentials: Credentials;
+  /** pings this client may still send this second (--ws-max-pings-per-second) */
+  readonly pings: TokenBucket;
   /** the client address its place in the connection limits is counted under */
   address: string;
   conn?: Connection;
+  /** performance.now() at open */
+  openedAt?: number;
+  /** this connection's oversized messages, logged at most once a second (made on the first) */
+  refusals?: LogBudget;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -81,20 +111,95 @@ const DRAIN_POLL_MS = 10;
 /** Replies up to this size are handed to uWS whole (see `write`). */
 const SMALL_REPLY_BYTES = 48 * 1024;
 
-export function startServer(config: Config, log: Logger, newConnection: ConnectionFactory, buffered: BufferedBytes, probes: Probes): Promise<RpcServer> {
-  const app = uWS.App();
+/** What the routes are registered with: every listener's app, so that both serve the same routes. */
+type Routes = Pick<uWS.TemplatedApp, 'ws' | 'get' | 'any'>;
+
+/** Registers each route on every app (the plain one, and the TLS one when there is one). */
+function onEvery(apps: readonly uWS.TemplatedApp[]): Routes {
+  return {
+    ws(pattern, behavior) {
+      for (const a of apps) a.ws(pattern, behavior);
+      return apps[0]!;
+    },
+    get(pattern, handler) {
+      for (const a of apps) a.get(pattern, handler);
+      return apps[0]!;
+    },
+    any(pattern, handler) {
+      for (const a of apps) a.any(pattern, handler);
+      return apps[0]!;
+    },
+  };
+}
+
+/**
+ * The TLS app. The PEM was checked already (tls.ts); if uWS still refuses it, say which file rather
+ * than uWS's bare "App construction failed".
+ */
+function sslApp(pem: ServerPem): uWS.TemplatedApp {
+  try {
+    // One file for both: OpenSSL's PEM readers take the blocks of their kind and skip the others.
+    return uWS.SSLApp({ cert_file_name: pem.file, key_file_name: pem.file, ...(pem.passphrase ? { passphrase: pem.passphrase } : {}) });
+  } catch (err) {
+    throw new ServerPemError(`--server-pem ${pem.file}: uWebSockets.js cannot serve TLS with it (${(err as Error).message})`);
+  }
+}
+
+/** Listens on one endpoint once no other process holds it. */
+async function listen(app: uWS.TemplatedApp, at: Endpoint): Promise<uWS.us_listen_socket> {
+  await portFree(at.host, at.port);
+  return new Promise((resolve, reject) => {
+    app.listen(at.host, at.port, (listenSocket) => {
+      if (listenSocket) resolve(listenSocket);
+      else reject(new Error(`cannot listen on ${at.host}:${at.port}`));
+    });
+  });
+}
+
+const portOf = (listenSocket: uWS.us_listen_socket): number => uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket);
+
+export async function startServer(
+  config: Config,
+  log: Logger,
+  newConnection: ConnectionFactory,
+  buffered: BufferedBytes,
+  probes: Probes,
+  monitor: TransportMonitor,
+  pem?: ServerPem,
+): Promise<RpcServer> {
+  if (config.rpcTlsEndpoint && !pem) throw new Error('--rpc-tls-endpoint needs the checked --server-pem');
+  // Both apps are made before either listens: a certificate uWS refuses stops the start, not half of it.
+  const plainApp = uWS.App();
+  const tlsApp = config.rpcTlsEndpoint && pem ? sslApp(pem) : undefined;
+  const app = onEvery(tlsApp ? [plainApp, tlsApp] : [plainApp]);
   const sockets = new Set<uWS.WebSocket<WsData>>();
   const maxBody = config.maxRequestBytes;
   const limits = connectionLimits(config);
   /** Counts what a WebSocket holds queued, and closes it when the node is over budget and it over its share. */
   const holding = (ws: uWS.WebSocket<WsData>) => {
-    buffered.set(ws, ws.getBufferedAmount());
+    const unread = ws.getBufferedAmount();
+    buffered.set(ws, unread);
+    ws.getUserData().conn?.unread(unread);
     if (buffered.overShare(ws)) {
       const data = ws.getUserData();
       data.conn?.log.warn({ held: ws.getBufferedAmount() }, 'client does not read and the node is over --max-buffered-bytes; closing');
+      monitor.closed('max-buffered-bytes');
       data.conn?.close();
       ws.end(1013, 'node over its memory budget: read your replies');
     }
+  };
+  // A client refused in a loop must not flood the log: the first refusal is logged, then one line
+  // a second with how many were not.
+  const refusalLog = new LogBudget(TRANSPORT_REFUSAL_LOG_EVERY_MS);
+  const refusedConnection = (address: string, refusal: Refusal) => {
+    monitor.refused(refusal.limit);
+    const unlogged = refusalLog.admit(performance.now());
+    if (unlogged >= 0) log.info({ address, limit: refusal.limit, unlogged }, 'connection refused by a limit');
+  };
+  const refusedRequest = (address: string) => {
+    monitor.refused('max-request-bytes');
+    const unlogged = refusalLog.admit(performance.now());
+    if (unlogged >= 0) log.info({ address, limit: 'max-request-bytes', unlogged }, 'HTTP request refused by a limit');
   };
   const addressOf = (res: uWS.HttpResponse, req: uWS.HttpRequest): string =>
     limits.clientAddress(decoder.decode(res.getRemoteAddressAsText()), req.getHeader('x-forwarded-for'));
@@ -113,9 +218,10 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
       const address = addressOf(res, req);
       const refused = limits.open(address);
       if (refused) {
+        refusedConnection(address, refused);
         // Refused before the upgrade: a plain HTTP 503 with the JSON-RPC error, and the socket closed.
         res.cork(() => {
-          res.writeStatus(STATUS_TEXT[503]!).writeHeader('Content-Type', 'application/json').end(invalidReply(refused), true);
+          res.writeStatus(STATUS_TEXT[503]!).writeHeader('Content-Type', 'application/json').end(invalidReply(refused.error), true);
         });
         return;
       }
@@ -124,7 +230,7 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
       const extensions = req.getHeader('sec-websocket-extensions');
       const credentials = credentialsFrom(req.getHeader('authorization'));
       // The upgrade happens now, in this callback, so `open` and later `close` follow for certain.
-      res.upgrade<WsData>({ credentials, address }, key, protocol, extensions, context);
+      res.upgrade<WsData>({ credentials, address, pings: new TokenBucket(config.wsMaxPingsPerSecond, performance.now()) }, key, protocol, extensions, context);
     },
     open(ws) {
       sockets.add(ws);
@@ -136,16 +242,27 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
           status = ws.send(reply.body, false);
         });
         // 2 = dropped at the per-connection backpressure limit; uWS then closes the socket itself.
-        if (status === 2) return data.conn?.log.warn('client does not read; closing');
+        if (status === 2) {
+          monitor.closed('ws-max-buffered-bytes');
+          return data.conn?.log.warn('client does not read; closing');
+        }
         if (status === 0) holding(ws);
       });
       data.credentials = undefined;
+      data.openedAt = performance.now();
+      data.conn.log.info({ address: data.address }, 'connection opened');
     },
     message(ws, message) {
-      const conn = ws.getUserData().conn;
+      const data = ws.getUserData();
+      const conn = data.conn;
       if (!conn) return;
       // The ArrayBuffer is only valid during this callback: decode (copy) it now.
-      if (message.byteLength > maxBody) return conn.refuse(protocolError(RPC.REQUEST_TOO_BIG));
+      if (message.byteLength > maxBody) {
+        monitor.refused('max-request-bytes');
+        const unlogged = (data.refusals ??= new LogBudget(TRANSPORT_REFUSAL_LOG_EVERY_MS)).admit(performance.now());
+        if (unlogged >= 0) conn.log.info({ limit: 'max-request-bytes', bytes: message.byteLength, unlogged }, 'message refused by a limit');
+        return conn.refuse(protocolError(RPC.REQUEST_TOO_BIG));
+      }
       // Nothing may throw into uWS' native code: a failure becomes -32603 for this message only.
       let keepOpen = true;
       try {
@@ -157,6 +274,7 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
       if (!keepOpen) {
         // A client that keeps sending while far over its limit gets its connection closed (1013: try again later).
         conn.log.warn('too many calls in flight; closing');
+        monitor.closed('max-pending-calls-per-connection');
         conn.close();
         ws.end(1013, 'too many calls in flight');
       }
@@ -164,12 +282,27 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
     drain(ws) {
       holding(ws);
     },
-    close(ws) {
+    // uWS answers every ping itself; a client that floods them gets its connection closed instead
+    // of an unbounded stream of pongs (1008: policy violation).
+    ping(ws) {
+      const data = ws.getUserData();
+      if (data.pings.take(performance.now())) return;
+      data.conn?.log.warn({ perSecond: config.wsMaxPingsPerSecond }, 'client sends too many pings; closing');
+      monitor.closed('ws-max-pings-per-second');
+      data.conn?.close();
+      ws.end(1008, 'too many pings: --ws-max-pings-per-second');
+    },
+    close(ws, code) {
       sockets.delete(ws);
       buffered.set(ws, 0);
       const data = ws.getUserData();
       data.conn?.close();
       limits.close(data.address);
+      if (data.conn) {
+        const seconds = Math.round(performance.now() - (data.openedAt ?? 0)) / 1000;
+        const unlogged = data.refusals?.drain();
+        data.conn.log.info({ address: data.address, code, seconds, unlogged: unlogged || undefined }, 'connection closed');
+      }
     },
   });
 
@@ -180,6 +313,28 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
     });
   };
   app.get('/health', (res) => probe(res, true, { status: 'ok' }));
+  // Prometheus scrapes: the text comes from the node's metrics, after an await, so the write is corked.
+  app.get('/metrics', (res) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    monitor.scrape().then(
+      ({ contentType, text }) => {
+        if (aborted) return;
+        res.cork(() => {
+          res.writeStatus(STATUS_TEXT[200]!).writeHeader('Content-Type', contentType).end(text);
+        });
+      },
+      (err: unknown) => {
+        log.error({ err }, 'metrics scrape failed');
+        if (aborted) return;
+        res.cork(() => {
+          res.writeStatus(STATUS_TEXT[500]!).writeHeader('Content-Type', 'text/plain').end('metrics scrape failed\n');
+        });
+      },
+    );
+  });
   app.get('/ready', (res) => {
     let state;
     try {
@@ -223,6 +378,7 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
         // Over the node's budget and over its share: drop this slow reader, freeing what it holds.
         if (buffered.overShare(res)) {
           log.warn({ address, held: bytes.byteLength - (res.getWriteOffset() - start) }, 'HTTP client does not read and the node is over --max-buffered-bytes; closing');
+          monitor.closed('max-buffered-bytes');
           res.close();
         }
       };
@@ -252,11 +408,21 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
         }
       });
     };
-    if (refused) return write(503, invalidReply(refused), true);
+    if (refused) {
+      refusedConnection(address, refused);
+      return write(503, invalidReply(refused.error), true);
+    }
+    // Conflicting framing (a request-smuggling vector behind proxies): 400, and the connection closes.
+    const fault = framingFault(req);
+    if (fault !== undefined) {
+      log.info({ address, fault }, 'HTTP request refused for its framing; closing');
+      return write(400, invalidReply(protocolError(RPC.HTTP_FRAMING)), true);
+    }
     if (method !== 'post') {
       return write(405, invalidReply(protocolError(RPC.HTTP_METHOD)));
     }
     if (contentLength > maxBody) {
+      refusedRequest(address);
       return write(413, invalidReply(protocolError(RPC.REQUEST_TOO_BIG)), true);
     }
     const chunks: Buffer[] = [];
@@ -264,7 +430,10 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
     res.onData((chunk, isLast) => {
       if (answered) return;
       size += chunk.byteLength;
-      if (size > maxBody) return write(413, invalidReply(protocolError(RPC.REQUEST_TOO_BIG)), true);
+      if (size > maxBody) {
+        refusedRequest(address);
+        return write(413, invalidReply(protocolError(RPC.REQUEST_TOO_BIG)), true);
+      }
       // Chunks are neutered after this callback: copy.
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
@@ -282,37 +451,45 @@ export function startServer(config: Config, log: Logger, newConnection: Connecti
     });
   });
 
-  return portFree(config.rpcEndpoint.host, config.rpcEndpoint.port).then(() => new Promise<RpcServer>((resolve, reject) => {
-    app.listen(config.rpcEndpoint.host, config.rpcEndpoint.port, (listenSocket) => {
-      if (!listenSocket) {
-        reject(new Error(`cannot listen on ${config.rpcEndpoint.host}:${config.rpcEndpoint.port}`));
-        return;
+  const plain = await listen(plainApp, config.rpcEndpoint);
+  let secure: uWS.us_listen_socket | undefined;
+  if (tlsApp && config.rpcTlsEndpoint) {
+    try {
+      secure = await listen(tlsApp, config.rpcTlsEndpoint);
+    } catch (err) {
+      uWS.us_listen_socket_close(plain);
+      throw err;
+    }
+  }
+  log.debug({ status: httpStatusFor(undefined), tls: secure !== undefined }, 'listening');
+  return {
+    port: portOf(plain),
+    tlsPort: secure && portOf(secure),
+    get connections() {
+      return sockets.size;
+    },
+    get httpRequests() {
+      // Every WebSocket holds its place in the limits from upgrade to close; the rest are HTTP requests.
+      return Math.max(0, limits.total - sockets.size);
+    },
+    async close(drainMs = 0) {
+      uWS.us_listen_socket_close(plain);
+      if (secure) uWS.us_listen_socket_close(secure);
+      // Calls in flight: each WebSocket's unanswered ones, and HTTP requests not yet answered.
+      const inFlight = () => {
+        let n = limits.total - sockets.size;
+        for (const ws of sockets) n += ws.getUserData().conn?.pending ?? 0;
+        return n;
+      };
+      const deadline = Date.now() + drainMs;
+      while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+      const left = inFlight();
+      for (const ws of [...sockets]) {
+        ws.getUserData().conn?.close();
+        ws.end(1001, 'server shutting down');
       }
-      log.debug({ status: httpStatusFor(undefined) }, 'listening');
-      resolve({
-        port: uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket),
-        get connections() {
-          return sockets.size;
-        },
-        async close(drainMs = 0) {
-          uWS.us_listen_socket_close(listenSocket);
-          // Calls in flight: each WebSocket's unanswered ones, and HTTP requests not yet answered.
-          const inFlight = () => {
-            let n = limits.total - sockets.size;
-            for (const ws of sockets) n += ws.getUserData().conn?.pending ?? 0;
-            return n;
-          };
-          const deadline = Date.now() + drainMs;
-          while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
-          const left = inFlight();
-          for (const ws of [...sockets]) {
-            ws.getUserData().conn?.close();
-            ws.end(1001, 'server shutting down');
-          }
-          sockets.clear();
-          return left;
-        },
-      });
-    });
-  }));
+      sockets.clear();
+      return left;
+    },
+  };
 }

@@ -14,16 +14,21 @@ export interface ChildNode {
   readonly httpUrl: string;
   /** Every log line so far, parsed. */
   readonly lines: LogLine[];
+  /** What it wrote to stderr so far. */
+  stderr(): string;
   /** The first log line (past or future) for which `match` holds; an error after `ms` or if the process exits. */
   line(match: (l: LogLine) => boolean, what: string, ms?: number): Promise<LogLine>;
 }
 
 /**
  * `graphene-rpc serve` on an ephemeral port with `args` added (debug logs, so that blocks are
- * visible as 'produced block' lines); resolves once it logs that it is serving.
+ * visible as 'produced block' lines); resolves once it logs that it is serving. `how` runs another
+ * Node.js binary or another copy of the CLI (an installed package's bin).
  */
-export async function serveChild(args: string[]): Promise<ChildNode> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--rpc-endpoint', '127.0.0.1:0', '--log-level', 'debug', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+export async function serveChild(args: string[], how: { node?: string; cli?: string } = {}): Promise<ChildNode> {
+  const child = spawn(how.node ?? process.execPath, [how.cli ?? CLI, 'serve', '--rpc-endpoint', '127.0.0.1:0', '--log-level', 'debug', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const lines: LogLine[] = [];
   const waiters = new Set<() => void>();
   let exited = false;
@@ -59,9 +64,9 @@ export async function serveChild(args: string[]): Promise<ChildNode> {
   try {
     const serving = await line((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket', 'serving');
     const port = serving.port as number;
-    return { child, port, httpUrl: `http://127.0.0.1:${port}/rpc`, lines, line };
+    return { child, port, httpUrl: `http://127.0.0.1:${port}/rpc`, lines, line, stderr: () => stderr };
   } catch (err) {
     child.kill('SIGKILL');
-    throw err;
+    throw new Error(`${(err as Error).message}; stderr: ${stderr}`);
   }
 }

@@ -49,6 +49,7 @@ export function fakeNode(opts: FakeNodeOptions = {}) {
   const held: HeldCall[] = [];
   const pool: CallPool = {
     workers: opts.workers ?? 2,
+    busyWorkers: 0,
     runTask: (batch) => {
       tasks.push([...batch]);
       return Promise.all(

@@ -1,5 +1,6 @@
-// crypto_api (reference §4.6), in Core's FC_API order. Every call needs secp256k1-zkp (Pedersen
-// commitments, range proofs), which this node does not carry: the handlers answer "not supported".
+// crypto_api (reference §4.6), in Core's FC_API order. The handlers (workers/handlers/crypto.ts)
+// compute blind, blind_sum, verify_sum and range_get_info as Core does, and refuse the three calls
+// that make or check range proofs, whose format this node's secp256k1-zkp library does not share.
 import { defineApiSet, method, req } from '../types.js';
 
 export const cryptoApi = defineApiSet({

@@ -1,0 +1,156 @@
+// The node's metrics, served as Prometheus text at GET /metrics (README "Metrics" lists them all).
+//
+// Two kinds of source:
+//  - facts read when scraped, through the functions `MetricSources` gives (connections, sessions,
+//    the pool's queue and workers, the head block): gauges with collect() callbacks, nothing
+//    updated per event;
+//  - events, counted where they happen by the part that owns them (the record layer for calls, the
+//    scheduler for pool waits, the session for notices, the login flow, the transport) into plain
+//    numbers and preallocated buckets that this module hands out (series.ts says why not
+//    prom-client's own per-call API).
+// Each node has its own registry (a process may run several nodes: the tests do); the process
+// metrics (prom-client's default metrics: CPU, memory, event-loop lag, GC, handles) are per process,
+// collected once into a registry of their own and merged in.
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Session, NoticeCounts } from '../session/session.js';
+import { CallStats } from './calls.js';
+import { HistogramFamily, count, counterOf, tally, type Buckets } from './series.js';
+
+export interface MetricSources {
+  /** open WebSocket connections, and HTTP requests in progress */
+  connections(): { readonly ws: number; readonly http: number };
+  /** calls waiting in the fair scheduler, calls in tasks the pool holds, and worker threads busy with a task */
+  pool(): { readonly queued: number; readonly running: number; readonly busyWorkers: number; readonly workers: number };
+  /** the head block's number and time (unix seconds), and the last irreversible block's number */
+  head(): { readonly number: number; readonly time: number; readonly lastIrreversible: number };
+  /** bytes held for clients that do not read (WebSocket queues and unsent HTTP replies) */
+  bufferedBytes(): number;
+  /** whether the store takes blocks now (false while a block write fails: a full disk, say) */
+  storeWritable(): boolean;
+}
+
+export const TRANSPORTS = ['ws', 'http'] as const;
+/** A session's login state, as the `state` label of graphene_rpc_sessions says it. */
+export const SESSION_STATES = ['user', 'wildcard', 'none'] as const;
+export const LOGIN_VIAS = ['login', 'basic'] as const;
+/** Why a connection was closed for not reading (or for sending without waiting for its replies, or flooding pings). */
+export const BACKPRESSURE_LIMITS = ['max-buffered-bytes', 'ws-max-buffered-bytes', 'max-pending-calls-per-connection', 'ws-max-pings-per-second'] as const;
+export type BackpressureLimit = (typeof BACKPRESSURE_LIMITS)[number];
+
+/** Seconds; a call's wait for a worker, and a task's time in the pool, are usually well under a millisecond. */
+export const POOL_SECONDS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export interface NodeMetrics {
+  /** calls by set, method and outcome, their durations, and refusals by limit (the record layer's) */
+  readonly calls: CallStats;
+  /** notices handed to the transport, and notices of closed sessions never sent (the sessions') */
+  readonly notices: NoticeCounts;
+  /** seconds each pool call waited in the fair scheduler, and each task took in the pool (the scheduler's) */
+  readonly poolTiming: { readonly wait: Buckets; readonly run: Buckets };
+  readonly failedLogins: Record<(typeof LOGIN_VIAS)[number], number>;
+  readonly connectionsOpened: Record<(typeof TRANSPORTS)[number], number>;
+  readonly backpressureCloses: Record<BackpressureLimit, number>;
+  readonly workersReplaced: { n: number };
+  /** A WebSocket session opened: it is counted by login state while it lives. */
+  sessionOpened(s: Session): void;
+  /** The text of a scrape, and its content type. */
+  scrape(): Promise<{ readonly contentType: string; readonly text: string }>;
+}
+
+let processRegistry: Registry | undefined;
+
+/** The process metrics, collected once per process whatever the number of nodes in it. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+function stateOf(s: Session): (typeof SESSION_STATES)[number] {
+  if (s.entry === undefined) return 'none';
+  return s.entry === '*' ? 'wildcard' : 'user';
+}
+
+export function nodeMetrics(sources: MetricSources): NodeMetrics {
+  const registry = new Registry();
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  const sessions = new Set<Session>();
+
+  new Gauge({
+    name: 'graphene_rpc_connections',
+    help: 'Open WebSocket connections (ws) and HTTP requests in progress (http)',
+    labelNames: ['transport'],
+    registers: [registry],
+    collect() {
+      const c = sources.connections();
+      this.set({ transport: 'ws' }, c.ws);
+      this.set({ transport: 'http' }, c.http);
+    },
+  });
+  const connectionsOpened = tally(registry, 'graphene_rpc_connections_opened_total', 'WebSocket connections opened and HTTP requests received, by transport', 'transport', TRANSPORTS);
+  new Gauge({
+    name: 'graphene_rpc_sessions',
+    help: 'Open WebSocket sessions by login state: user (a listed access-file user), wildcard (the * entry), none (no login in force)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const by = { user: 0, wildcard: 0, none: 0 };
+      for (const s of sessions) by[stateOf(s)]++;
+      for (const state of SESSION_STATES) this.set({ state }, by[state]);
+    },
+  });
+  const calls = new CallStats(registry);
+  gauge('graphene_rpc_pool_queued_calls', 'Calls waiting in the fair scheduler for a worker', () => sources.pool().queued);
+  gauge('graphene_rpc_pool_running_calls', 'Calls in tasks the worker pool holds (running, or next in line on a worker)', () => sources.pool().running);
+  gauge('graphene_rpc_pool_busy_workers', 'Worker threads running a task', () => sources.pool().busyWorkers);
+  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers)', () => sources.pool().workers);
+  const poolTiming = {
+    wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
+    run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),
+  };
+  const workersReplaced = count(registry, 'graphene_rpc_workers_replaced_total', 'Worker threads terminated and replaced (a task past its hard time bound, or a worker that failed)');
+  const notices = { sent: 0, dropped: 0 };
+  counterOf(registry, 'graphene_rpc_notices_sent_total', 'Notices (subscriptions, broadcast callbacks) handed to the transport', () => notices.sent);
+  counterOf(registry, 'graphene_rpc_notices_dropped_total', 'Notices never sent because their connection had closed', () => notices.dropped);
+  gauge('graphene_rpc_head_block_number', 'Number of the head block', () => sources.head().number);
+  gauge('graphene_rpc_head_block_age_seconds', 'Seconds since the head block time', () => Math.max(0, Date.now() / 1000 - sources.head().time));
+  gauge('graphene_rpc_last_irreversible_block_number', 'Number of the last irreversible block', () => sources.head().lastIrreversible);
+  const failedLogins = tally(registry, 'graphene_rpc_failed_logins_total', 'Failed logins, by how the credentials came: login (the login API) or basic (an Authorization header)', 'via', LOGIN_VIAS);
+  const backpressureCloses = tally(
+    registry,
+    'graphene_rpc_backpressure_closes_total',
+    'Connections closed for not reading their replies (max-buffered-bytes, ws-max-buffered-bytes) or for sending far past their calls in flight (max-pending-calls-per-connection)',
+    'limit',
+    BACKPRESSURE_LIMITS,
+  );
+  gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0));
+  gauge('graphene_rpc_buffered_bytes', 'Bytes held for clients that do not read (WebSocket queues and unsent HTTP replies)', sources.bufferedBytes);
+
+  const merged = Registry.merge([registry, processMetrics()]);
+  return {
+    calls,
+    notices,
+    poolTiming,
+    failedLogins,
+    connectionsOpened,
+    backpressureCloses,
+    workersReplaced,
+    sessionOpened(s) {
+      sessions.add(s);
+      s.onClose(() => sessions.delete(s));
+    },
+    async scrape() {
+      return { contentType: merged.contentType, text: await merged.metrics() };
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// When the store refuses to write a block (a full disk, a full map, an I/O error): the refusal is
+// logged as an error, /ready answers 503 saying why, transactions are refused with -32015 while reads
+// are served, production resumes by itself once writes succeed again, and the chain has neither a gap
+// nor a partial block.
+//
+// The refusals are real ones, not a stand-in for the store: the process's file size limit
+// (RLIMIT_FSIZE, set from outside with util-linux's prlimit) is lowered to 0, so every page LMDB writes
+// fails in the kernel with EFBIG, exactly where a full disk fails with ENOSPC; raising the limit again
+// is the space coming back. Node ignores SIGXFSZ, so the process lives on. The limit is set on the
+// node's child process, or (for the producer alone) on this test process for the length of one
+// serial test.
+import { parsePromText, valueOf } from './helpers/prom-text.js';
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { openChainStore, storeWriteError } from '../src/chain/store.js';
+import { BlockProducer, STORE_RETRY_FIRST_MS, STORE_RETRY_MAX_MS, storeRetryDelay } from '../src/chain/producer.js';
+import { ChainError } from '../src/chain/evaluators.js';
+import { blockId } from '../src/chain/serializer.js';
+import { privateKeyFromWif } from '../src/chain/keys.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
+import type { FeeSchedule } from '../src/chain/fees.js';
+import { RpcError } from '../src/errors.js';
+import { DEV_WIF, makeChain, op } from './helpers/chain.js';
+import { serveChild } from './helpers/child-node.js';
+import { captureLogs } from './helpers/logs.js';
+import { httpPost, rpc } from './helpers/clients.js';
+import { signedTx } from './helpers/tx.js';
+import { tempDir } from './helpers/temp.js';
+
+/** Sets the soft file size limit of a process: '0' refuses every write into a file, 'unlimited' none. */
+const fileSizeLimit = (pid: number, soft: '0' | 'unlimited'): void => {
+  execFileSync('prlimit', ['--pid', String(pid), `--fsize=${soft}:`], { stdio: ['ignore', 'ignore', 'pipe'] });
+};
+
+test('storeWriteError names what LMDB and the system said, and nothing else', (t) => {
+  const lmdb = (code: number, message: string) => Object.assign(new Error(message), { code });
+  t.is(storeWriteError(lmdb(28, 'No space left on device: Attempting to write page at position 94208, size 86016')), 'ENOSPC (No space left on device)');
+  t.is(storeWriteError(lmdb(27, 'File too large: Attempting to write page at position 94208')), 'EFBIG (File too large)');
+  t.is(storeWriteError(lmdb(-30792, 'MDB_MAP_FULL: Environment mapsize limit reached')), 'MDB_MAP_FULL (Environment mapsize limit reached)');
+  t.is(storeWriteError(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })), 'ENOSPC (no space left on device, write)');
+  // A block that does not apply, or a bug, is not the store's refusal: trying later would not help.
+  t.is(storeWriteError(new ChainError('Insufficient Balance')), undefined);
+  t.is(storeWriteError(new TypeError('x is undefined')), undefined);
+  t.is(storeWriteError('ENOSPC'), undefined);
+});
+
+test('retries after a refused write wait 1 s, doubling, at most 30 s', (t) => {
+  t.is(STORE_RETRY_FIRST_MS, 1000);
+  t.is(STORE_RETRY_MAX_MS, 30_000);
+  t.deepEqual([1, 2, 3, 4, 5, 6, 7, 50].map(storeRetryDelay), [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
+});
+
+test.serial('a block the store refuses leaves nothing behind, keeps the pending transactions, and refuses new ones until a block is written', (t) => {
+  const chain = makeChain(t);
+  const key = privateKeyFromWif(DEV_WIF);
+  const logs = captureLogs();
+  const producer = new BlockProducer(chain.store, key, 0, logs.log);
+  const read = (k: [number, number, number]) => JSON.parse(chain.store.objects.get(k)!.toString('utf8'));
+  const fees = read([2, 0, 0]).parameters.current_fees as FeeSchedule;
+  const tx = (amount: number) => signTransaction(chain.chainId, buildTransaction(headOf(read([2, 1, 0])), [op.transfer('1.2.6', '1.2.0', amount)], { expiresIn: 3600, fees }), [key]);
+  const at = () => headOf(read([2, 1, 0])).time + 3;
+
+  producer.produce(at());
+  const pendingId = producer.push(tx(1000));
+  t.true(producer.storeWritable);
+
+  fileSizeLimit(process.pid, '0');
+  let refused: RpcError | undefined;
+  try {
+    refused = t.throws(() => producer.produce(at()), { instanceOf: RpcError });
+    // A second attempt is refused too, and counted.
+    t.throws(() => producer.produce(at()), { instanceOf: RpcError });
+  } finally {
+    fileSizeLimit(process.pid, 'unlimited');
+  }
+  t.is(refused!.wire.code, -32015);
+  t.is(refused!.wire.message, 'Transactions are not accepted now: the node cannot write blocks (the store refused the last block: EFBIG (File too large))');
+  t.false(producer.storeWritable);
+  t.like(producer.blockWriteFailure, { error: 'EFBIG (File too large)', attempts: 2 });
+  const logged = logs.lines.find((l) => String(l.msg).startsWith('block write failed:'));
+  t.like(logged, { level: 50, error: 'EFBIG (File too large)', block: 2 });
+  t.like(logs.lines.find((l) => l.msg === 'block write failed again'), { level: 50, attempts: 2 });
+  // Nothing of block 2 is in the store; the transaction is still pending; new ones are refused.
+  t.is(read([2, 1, 0]).head_block_number, 1);
+  t.is(chain.store.blocks.get(2), undefined);
+  t.is(chain.store.blockIds.get(2), undefined);
+  t.is(chain.store.transactions.get(pendingId), undefined);
+  t.is(producer.pendingCount, 1);
+  t.is((t.throws(() => producer.push(tx(2000)), { instanceOf: RpcError }) as RpcError).wire.code, -32015);
+
+  // Writes succeed again: the next block carries the transaction kept pending, and all is as before.
+  const block = producer.produce(at());
+  t.is(block.blockNum, 2);
+  t.deepEqual(block.transactionIds, [pendingId]);
+  t.true(producer.storeWritable);
+  t.is(producer.blockWriteFailure, undefined);
+  t.like(logs.lines.find((l) => l.msg === 'block writes resumed'), { level: 30, block: 2, attempts: 2 });
+  t.deepEqual(chain.store.transactions.get(pendingId), [2, 0]);
+  producer.push(tx(2000));
+  t.is(producer.produce(at()).transactionIds.length, 1);
+});
+
+test.serial('a node whose store refuses blocks says so in /ready, refuses transactions, serves reads, and resumes by itself without a gap', async (t) => {
+  const dataDir = tempDir(t, 'graphene-rpc-store-errors-');
+  // Readiness must give the store as the reason, not the head's age.
+  const node = await serveChild(['--data-dir', dataDir, '--block-interval', '1', '--workers', '1', '--ready-max-head-age', '3600']);
+  const { child, httpUrl: url, port } = node;
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const ready = async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/ready`);
+    return { status: res.status, body: (await res.json()) as { ready: boolean; reason?: string; headBlockNumber: number } };
+  };
+  await node.line((l) => l.msg === 'produced block', 'a first block');
+  t.is((await ready()).status, 200);
+  // Signed while the node can still say what its head is; broadcast while it cannot write.
+  const trx = await signedTx(url, [op.transfer('1.2.6', '1.2.0', 1234)], [DEV_WIF]);
+
+  fileSizeLimit(child.pid!, '0');
+  const failed = await node.line((l) => String(l.msg).startsWith('block write failed:'), 'the refused block write');
+  t.is(failed.level, 50);
+  t.is(failed.error, 'EFBIG (File too large)');
+  const head = (failed.block as number) - 1;
+
+  const notReady = await ready();
+  t.is(notReady.status, 503);
+  t.false(notReady.body.ready);
+  t.regex(notReady.body.reason ?? '', /^blocks cannot be written: EFBIG \(File too large\) \(for \d+ s, \d+ attempts\)$/);
+  t.is(notReady.body.headBlockNumber, head);
+  const writable = async () => valueOf(parsePromText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()), 'graphene_rpc_store_writable');
+  t.is(await writable(), 0, 'the metric says so too');
+
+  for (const method of ['broadcast_transaction', 'broadcast_transaction_synchronous']) {
+    const reply = await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['network_broadcast', method, [trx]] }));
+    t.is(reply.status, 503, method);
+    t.deepEqual(JSON.parse(reply.text).error, {
+      code: -32015,
+      message: 'Transactions are not accepted now: the node cannot write blocks (the store refused the last block: EFBIG (File too large))',
+    });
+  }
+  // Reads are served from what is written.
+  t.is((await rpc(url, 'database', 'get_accounts', [['nathan']])).result[0].name, 'nathan');
+  t.is(typeof (await rpc(url, 'database', 'get_block', [head])).result.timestamp, 'string');
+  // The producer keeps trying, and nothing is written meanwhile.
+  await node.line((l) => l.msg === 'block write failed again', 'a retry');
+  t.is((await rpc(url, 'database', 'get_dynamic_global_properties', [])).result.head_block_number, head);
+
+  fileSizeLimit(child.pid!, 'unlimited');
+  const resumed = await node.line((l) => l.msg === 'block writes resumed', 'production resuming', 60_000);
+  t.is(resumed.block, head + 1);
+  const back = await ready();
+  t.is(back.status, 200, JSON.stringify(back.body));
+  t.is(await writable(), 1);
+  // The transaction refused during the outage was not kept: sent again, it is accepted and confirmed.
+  const confirmed = await rpc(url, 'network_broadcast', 'broadcast_transaction_synchronous', [trx]);
+  t.true(confirmed.result.block_num > head, JSON.stringify(confirmed));
+
+  // Stop the node, then read the store it left: every block, each with its index entries, linked to
+  // the one before, and nothing after the head.
+  child.kill('SIGTERM');
+  t.is(await new Promise((resolve) => child.once('exit', (code) => resolve(code))), 0);
+  const store = openChainStore(dataDir);
+  t.teardown(() => store.close());
+  const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString());
+  const last = dgp.head_block_number as number;
+  t.true(last >= confirmed.result.block_num);
+  let previous = '0'.repeat(40);
+  for (let n = 1; n <= last; n++) {
+    const block = JSON.parse(store.blocks.get(n)!.toString());
+    t.is(block.previous, previous, `block ${n} follows block ${n - 1}`);
+    previous = blockId(block, n);
+    t.is(store.blockIds.get(n), previous, `block ${n}'s id`);
+    t.not(store.blockOperations.get(n), undefined, `block ${n}'s operations entry`);
+  }
+  t.is(dgp.head_block_id, previous);
+  t.is(store.blocks.get(last + 1), undefined);
+  t.is(store.blockIds.get(last + 1), undefined);
+  t.is(store.blockOperations.get(last + 1), undefined);
+  t.deepEqual(store.transactions.get(confirmed.result.id), [confirmed.result.block_num, confirmed.result.trx_num]);
+});
