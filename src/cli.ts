@@ -181,6 +181,7 @@ program
   .option('--accounts <n>', 'accounts to create, including 5 exchanges', positiveInt('--accounts'), 100_000)
   .option('--operations <m>', 'transfer operations to write', positiveInt('--operations'), 2_000_000)
   .option('--seed <s>', 'seed of the pseudo-random choices and of the account keys', positiveInt('--seed'), 1)
+  .option('--orders <n>', 'limit orders to place after the transfers, user assets against the core asset (default: none)', positiveInt('--orders'))
   .option('--genesis-json <file>', 'genesis file (default: the bundled config/genesis.json)')
   .addHelpText(
     'after',
@@ -193,7 +194,7 @@ program
       '',
     ].join('\n'),
   )
-  .action(async (opts: { dataDir: string; accounts: number; operations: number; seed: number; genesisJson?: string }) => {
+  .action(async (opts: { dataDir: string; accounts: number; operations: number; seed: number; orders?: number; genesisJson?: string }) => {
     const summary = await runGenerate(opts);
     process.stdout.write(`${summary}\n`);
   });

@@ -19,7 +19,7 @@ function dirSize(dir: string): number {
   return total;
 }
 
-export async function runGenerate(opts: { dataDir: string; accounts: number; operations: number; seed: number; genesisJson?: string; progress?: boolean }): Promise<string> {
+export async function runGenerate(opts: { dataDir: string; accounts: number; operations: number; seed: number; orders?: number; genesisJson?: string; progress?: boolean }): Promise<string> {
   if (opts.accounts < 6) throw new Error('--accounts must be at least 6 (5 exchanges and a user)');
   if (existsSync(path.join(opts.dataDir, 'chain'))) throw new Error(`${opts.dataDir} already holds a chain store; generate writes a new one`);
   const { genesis, chainId } = loadGenesis(opts.genesisJson ?? BUNDLED_GENESIS);
@@ -40,6 +40,7 @@ export async function runGenerate(opts: { dataDir: string; accounts: number; ope
       accounts: opts.accounts,
       operations: opts.operations,
       seed: opts.seed,
+      orders: opts.orders ?? 0,
       onProgress: (done, total) => {
         if (!showBar) return;
         const secs = (Date.now() - started) / 1000;
@@ -59,6 +60,7 @@ export async function runGenerate(opts: { dataDir: string; accounts: number; ope
   return [
     `accounts:    ${summary.accounts} (busiest: ${summary.busiestAccount} with ${summary.busiestAccountOps} operations)`,
     `operations:  ${summary.operations} (${summary.transfers} transfers)`,
+    ...(summary.orders > 0 ? [`orders:      ${summary.orders} (${summary.trades} trades)`] : []),
     `blocks:      ${summary.blocks}`,
     `store size:  ${(size / 1024 / 1024).toFixed(1)} MiB in ${path.resolve(opts.dataDir)}`,
     `time:        ${secs.toFixed(1)} s (${Math.round(summary.operations / secs)} operations/s)`,

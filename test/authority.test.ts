@@ -130,5 +130,5 @@ test('signature keys are recovered from the signing digest; a repeated signer is
 });
 
 test('operations this node does not know are refused with a clear error', (t) => {
-  t.regex(code(t, () => requiredAuthorities([[1, {}]])).message, /authorities of operation 1 are not known/);
+  t.regex(code(t, () => requiredAuthorities([[3, {}]])).message, /authorities of operation 3 are not known/);
 });

@@ -453,7 +453,7 @@ test('get_required_fees: per operation, in the requested asset, with Core’s er
   t.is(typeof create.amount, 'string');
   t.true(BigInt(create.amount) > 2895660104n);
   t.is((await f.error('get_required_fees', [[[0, {}]], 'NOPE'])).message, 'Execution error: Assert Exception: asset_ptr: no such asset');
-  t.regex((await f.error('get_required_fees', [[[1, {}]], 'BTS'])).message, /fees of operation 1 cannot be computed by this node/);
+  t.regex((await f.error('get_required_fees', [[[3, {}]], 'BTS'])).message, /fees of operation 3 cannot be computed by this node/);
   t.regex((await f.error('get_required_fees', [[[22, {}]], 'BTS'])).message, /not supported by this node/);
 });
 

@@ -102,6 +102,7 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'node examples/devnet-transfer.mjs          # terminal 2': 'test/example.test.ts',
   'npm run generate -- --data-dir data-big           # 100,000 accounts, 2,000,000 transfers (several minutes)': 'test/generate.test.ts (a smaller chain)',
   'npm run generate -- --data-dir data-small --accounts 2000 --operations 50000 --seed 7': 'test/generate.test.ts (a smaller chain)',
+  'npm run generate -- --data-dir data-market --accounts 2000 --operations 50000 --orders 20000': 'test/generate.test.ts (a smaller chain with --orders)',
   'npm start -- --data-dir data-big': 'test/bench.test.ts (serves a generated chain)',
   'npm run bench                      # full run: generates the default chain once (bench/data/), then ~10 minutes': 'test/bench.test.ts (--tiny)',
   'npm run bench -- --quick           # under two minutes: a 2,000-account chain, shorter runs': 'test/bench.test.ts (--tiny)',

@@ -105,9 +105,9 @@ test('amounts beyond 2^31-1 come back as strings, smaller ones as numbers', (t) 
 });
 
 test('operations this chain does not have are refused with a clear error', (t) => {
-  const e = wireError(t, () => requiredFee([1, {}], schedule));
+  const e = wireError(t, () => requiredFee([3, {}], schedule));
   t.is(e.code, 10);
-  t.regex(e.message, /fees of operation 1 cannot be computed by this node/);
+  t.regex(e.message, /fees of operation 3 cannot be computed by this node/);
 });
 
 test('data fees are bytes * price_per_kbyte / 1024, truncated', (t) => {

@@ -95,3 +95,22 @@ test('generate funds every sender enough, however many transfers each account ha
   // 3 users send 3000 transfers: about a thousand each, in core and user assets.
   await t.notThrowsAsync(() => runGenerate({ dataDir, accounts: 8, operations: 3000, seed: 5, progress: false }));
 });
+
+test('generate --orders: users trade the user assets against the core asset, and about half the orders fill', async (t) => {
+  const dataDir = tmp(t);
+  const summary = await runGenerate({ dataDir, accounts: 20, operations: 200, seed: 3, orders: 300, progress: false });
+  const [, trades] = /orders: +300 \((\d+) trades\)/.exec(summary) ?? [];
+  t.truthy(trades, summary);
+  t.true(Number(trades) > 30, `${trades} trades`);
+  const node = await startTestNode(t, { 'data-dir': dataDir });
+  const top = (await call(node.httpUrl, 'database.get_top_markets', [10])).result as { base: string; quote: string; base_volume: string }[];
+  t.deepEqual(top.map((m) => m.base).sort(), ['BTS', 'BTS', 'BTS']);
+  t.deepEqual(top.map((m) => m.quote).sort(), ['XBTC', 'XEUR', 'XUSD']);
+  const book = (await call(node.httpUrl, 'database.get_order_book', ['BTS', 'XUSD', 50])).result as { bids: unknown[]; asks: unknown[] };
+  t.true(book.bids.length > 0 && book.asks.length > 0);
+  // The book does not cross: every order that could fill did.
+  const bid = Number((book.bids[0] as { price: string }).price);
+  const ask = Number((book.asks[0] as { price: string }).price);
+  t.true(bid < ask, `highest bid ${bid} below lowest ask ${ask}`);
+  t.true(((await call(node.httpUrl, 'history.get_fill_order_history', ['BTS', 'XUSD', 10])).result as unknown[]).length > 0);
+});

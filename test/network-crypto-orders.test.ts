@@ -1,6 +1,7 @@
 // network_node_api and orders_api against a real node (reference §4.4, §4.8); crypto_api has its own
-// file (crypto-api.test.ts). This node has no P2P layer and no grouped_orders plugin: each call
-// answers what Core answers without them (api.cpp).
+// file (crypto-api.test.ts). This node has no P2P layer: network_node_api answers what Core answers
+// without one (api.cpp). orders_api answers as Core with the grouped_orders plugin (its groups are
+// tested with orders in test/markets-api.test.ts).
 import test from 'ava';
 import { basic, rpc, WsClient, connectWs } from './helpers/clients.js';
 import { fixture, startTestNode } from './helpers/node.js';
@@ -47,17 +48,13 @@ test('network_node_api over WebSocket lists its methods in Core order on an unkn
   );
 });
 
-test('orders_api without the grouped_orders plugin: "Unable to load plugin", after the limit check', async (t) => {
+test('orders_api: the grouped_orders plugin\'s tracked groups; the limit is checked before the assets, and start is an optional in the middle', async (t) => {
   // The default access policy (no api-access file) grants orders_api.
   const { httpUrl } = await startTestNode(t);
-  const plugin = "Execution error: Assert Exception: result != std::shared_ptr<PluginType>(): Unable to load plugin 'grouped_orders'";
-  const groups = await call(httpUrl, 'orders', 'get_tracked_groups', []);
-  t.is(groups.error.code, 10);
-  t.is(groups.error.message, plugin);
-  t.deepEqual(groups.error.data.stack[0].data, { p: 'grouped_orders' });
-  t.is((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, null, 10])).error.message, plugin);
+  t.deepEqual((await call(httpUrl, 'orders', 'get_tracked_groups', [])).result, [10, 100]);
+  t.deepEqual((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', '1.3.0', 10, null, 10])).error.message, 'Execution error: Assert Exception: base.asset_id != quote.asset_id: ');
   const price = { base: { amount: 1, asset_id: '1.3.0' }, quote: { amount: 1, asset_id: '1.3.1' } };
-  t.is((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, price, 101])).error.message, plugin);
+  t.is((await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, price, 101])).error.message, 'Execution error: Assert Exception: asset_ptr: no such asset');
   t.is(
     (await call(httpUrl, 'orders', 'get_grouped_limit_orders', ['BTS', 'GOLD', 10, null, 102])).error.message,
     'Execution error: Assert Exception: limit <= configured_limit: limit can not be greater than 101',

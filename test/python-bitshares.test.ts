@@ -1,6 +1,7 @@
 // python-bitshares 0.7.1 (with python-graphenelib 1.6.1), the library most exchanges and bots use,
 // replayed from the exact frames it sent (test/fixtures/python-bitshares-flows.txt says how they were
-// captured): memo nonces as bare JSON numbers above 2^53, authorities without address_auths, and the
+// captured, test/helpers/capture-python-bitshares.ts captures them again): memo nonces as bare JSON
+// numbers above 2^53, authorities without address_auths, a trading bot's market flow, and the
 // operations the devnet refuses. No Python is needed to run these.
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
@@ -96,9 +97,7 @@ test('account_update of the memo key, the votes and the active keys lands', asyn
 test('operations the devnet does not evaluate are refused by name, before anything is signed', async (t) => {
   const { replies } = await replay(t);
   const refusal = (pattern: RegExp): string => (JSON.parse(replies[callIndex(pattern)]!) as { error: { message: string } }).error.message;
-  t.regex(refusal(/"get_required_fees", \[\[\[8, /), /8 account_upgrade is not supported on this chain \(supported: 0 transfer, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue\)/);
-  t.regex(refusal(/"get_required_fees", \[\[\[1, /), /1 limit_order_create is not supported on this chain/);
-  t.regex(refusal(/"get_required_fees", \[\[\[2, /), /2 limit_order_cancel is not supported on this chain/);
+  t.regex(refusal(/"get_required_fees", \[\[\[8, /), /8 account_upgrade is not supported on this chain \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue\)/);
   t.regex(refusal(/"get_required_fees", \[\[\[22, /), /proposal_create \(22\) is not an operation of this chain/);
 });
 
@@ -129,4 +128,36 @@ test('verify_authority, get_required_signatures and get_transaction_hex read the
   const le = Buffer.alloc(8);
   le.writeBigUInt64LE(nonce);
   t.true(((await ask('get_transaction_hex', memoTransfer)).result as string).includes(le.toString('hex')), 'the nonce packed with every digit');
+});
+
+test('a trading bot\'s flow: an order placed with Market.buy is seen in the book and the open orders, partly filled by another account\'s Market.sell, shown in trades, ticker and market history, and cancelled', async (t) => {
+  const { replies } = await replay(t);
+  const reply = (pattern: RegExp): any => {
+    const r = JSON.parse(replies[callIndex(pattern)]!) as { result?: unknown; error?: { message: string } };
+    if (r.error) throw new Error(r.error.message);
+    return r.result;
+  };
+  const broadcastOf = (code: number): any => reply(new RegExp(`"broadcast_transaction", \\[\\{[^\\]]*"operations": \\[\\[${code}, `));
+  t.is(broadcastOf(1), null, 'alice\'s limit_order_create is accepted');
+  t.deepEqual(
+    reply(/"get_account_limit_orders", \["alice", "BTS", "GOLD", 10\]/).map((o: { id: string; for_sale: number }) => [o.id, o.for_sale]),
+    [['1.7.0', 1_000_000]],
+  );
+  // After nathan's sell: the book holds the rest of alice's order, 6 of her 10 BTS.
+  const lastBook = calls.map((c) => /"get_order_book"/.test(c.request)).lastIndexOf(true);
+  const book = JSON.parse(replies[lastBook]!).result;
+  t.deepEqual(book.bids.map((b: Record<string, string>) => [b.price, b.quote, b.base, b.id, b.owner_name]), [['20', '0.3000', '6', '1.7.0', 'alice']]);
+  const [trade] = reply(/"get_trade_history", \["BTS", "GOLD"/);
+  t.like(trade, { sequence: 1, price: '20', amount: '0.2000', value: '4', type: 'buy', side1_account_id: '1.2.7', side2_account_id: '1.2.6' });
+  t.deepEqual(reply(/"get_trade_history_by_sequence", \["BTS", "GOLD", 1,/), [], 'the next page, after sequence 1, is empty');
+  t.like(reply(/"get_ticker", \["1\.3\.0", "1\.3\.1"\]/), { latest: '20', highest_bid: '20', base_volume: '4', quote_volume: '0.2', mto_id: '5.2.0' });
+  const [bucket] = reply(/"get_market_history", \["BTS", "GOLD", 60,/);
+  t.like(bucket, { key: { base: '1.3.0', quote: '1.3.1', seconds: 60 }, base_volume: 400_000, quote_volume: 2_000 });
+  const fills = reply(/"get_fill_order_history", \["1\.3\.0", "1\.3\.1", 50\]/);
+  t.deepEqual(fills.map((f: { op: { order_id: string; is_maker: boolean } }) => [f.op.order_id, f.op.is_maker]), [['1.7.0', true], ['1.7.1', false]]);
+  t.is(broadcastOf(2), null, 'the cancel of the rest is accepted');
+  // The client read alice's open orders from get_full_accounts before and after the cancel.
+  const fulls = calls.map((c, i) => (/"get_full_accounts", \[\["1\.2\.7"\]/.test(c.request) ? JSON.parse(replies[i]!).result[0][1] : undefined)).filter(Boolean);
+  t.deepEqual(fulls.at(-2).limit_orders.map((o: { id: string; for_sale: number }) => [o.id, o.for_sale]), [['1.7.0', 600_000]]);
+  t.deepEqual(fulls.at(-1).limit_orders, []);
 });

@@ -47,7 +47,7 @@ test('the node builds the operation index of a store made without it, and answer
   await old.operationIndex.drop();
   await old.meta.put('schema', '1');
   await old.close();
-  t.throws(() => openChainStore(chain.dataDir, { readOnly: true }), { message: /has schema 1, and this version reads schema 2/ });
+  t.throws(() => openChainStore(chain.dataDir, { readOnly: true }), { message: /has schema 1, and this version reads schema 3/ });
 
   const upgraded = await chain.serve();
   t.deepEqual(await replies(upgraded.httpUrl), expected);

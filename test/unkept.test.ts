@@ -26,19 +26,10 @@ const ARGS: Record<string, unknown[]> = {
   'database.get_balance_objects': [[formatAddress(publicKeyAddress(parsePublicKey(DEV_PUB)))]],
   'database.get_vested_balances': [[]],
   'database.get_vesting_balances': ['nathan'],
-  'database.get_order_book': ['BTS', 'TEST', 10],
-  'database.get_limit_orders': ['BTS', 'TEST', 10],
-  'database.get_limit_orders_by_account': ['nathan'],
-  'database.get_account_limit_orders': ['nathan', 'BTS', 'TEST', 10],
   'database.get_call_orders_by_account': ['nathan', '1.3.0', 10],
   'database.get_settle_orders': ['TEST', 10],
   'database.get_settle_orders_by_account': ['nathan', '1.4.0', 10],
   'database.get_margin_positions': ['alice'],
-  'database.get_ticker': ['BTS', 'TEST'],
-  'database.get_24_volume': ['BTS', 'TEST'],
-  'database.get_top_markets': [10],
-  'database.get_trade_history': ['BTS', 'TEST', '2030-01-01T00:00:00', '2020-01-01T00:00:00', 10],
-  'database.get_trade_history_by_sequence': ['BTS', 'TEST', 0, '2020-01-01T00:00:00', 10],
   'database.list_liquidity_pools': [],
   'database.get_liquidity_pools_by_asset_a': ['BTS'],
   'database.get_liquidity_pools_by_asset_b': ['TEST'],
@@ -76,16 +67,12 @@ const ARGS: Record<string, unknown[]> = {
   'database.list_htlcs': ['1.16.0', 10],
   'database.list_tickets': [],
   'database.get_tickets_by_account': ['nathan'],
-  'history.get_fill_order_history': ['BTS', 'TEST', 10],
-  'history.get_market_history': ['BTS', 'TEST', 300, '2020-01-01T00:00:00', '2030-01-01T00:00:00'],
   'history.get_liquidity_pool_history': ['1.19.0'],
   'history.get_liquidity_pool_history_by_sequence': ['1.19.0'],
 };
 
 /** Whether `result` is the listed answer for a call made with `args`. */
-function answers(entry: Unkept, args: unknown[], result: unknown, headTime: string): boolean {
-  const zero = (o: Record<string, unknown>, keys: string[]) => keys.every((k) => o[k] === '0');
-  const r = result as Record<string, unknown>;
+function answers(entry: Unkept, args: unknown[], result: unknown): boolean {
   switch (entry.answer) {
     case '[]':
       return Array.isArray(result) && result.length === 0;
@@ -95,17 +82,6 @@ function answers(entry: Unkept, args: unknown[], result: unknown, headTime: stri
       return result === 0;
     case 'null for each':
       return Array.isArray(result) && result.length === (args[0] as unknown[]).length && result.every((x) => x === null);
-    case 'empty order book':
-      return JSON.stringify(result) === JSON.stringify({ base: args[0], quote: args[1], bids: [], asks: [] });
-    case 'empty ticker':
-      return (
-        r.time === headTime &&
-        r.base === args[0] &&
-        r.quote === args[1] &&
-        zero(r, ['latest', 'lowest_ask', 'lowest_ask_base_size', 'lowest_ask_quote_size', 'highest_bid', 'highest_bid_base_size', 'highest_bid_quote_size', 'percent_change', 'base_volume', 'quote_volume'])
-      );
-    case 'no volume':
-      return r.time === headTime && r.base === args[0] && r.quote === args[1] && zero(r, ['base_volume', 'quote_volume']);
   }
 }
 
@@ -116,14 +92,13 @@ test('every listed call answers as listed on a fresh chain, after its checks pas
   const node = await chain.serve();
   const call = async (set: string, method: string, params: unknown[]) =>
     JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: [set, method, params] }))).text) as { result?: unknown; error?: { message: string } };
-  const head = (await call('database', 'get_dynamic_global_properties', [])).result as { time: string };
   t.deepEqual(Object.keys(ARGS).sort(), listed().sort(), 'this test has arguments for exactly the listed calls');
   for (const [set, methods] of Object.entries(UNKEPT)) {
     for (const [method, entry] of Object.entries(methods) as [string, Unkept][]) {
       const args = ARGS[`${set}.${method}`] ?? [];
       const reply = await call(set, method, args);
       t.is(reply.error, undefined, `${set}.${method}: ${reply.error?.message}`);
-      t.true(answers(entry, args, reply.result, head.time), `${set}.${method} answered ${JSON.stringify(reply.result)}, listed as ${entry.answer}`);
+      t.true(answers(entry, args, reply.result), `${set}.${method} answered ${JSON.stringify(reply.result)}, listed as ${entry.answer}`);
     }
   }
 });

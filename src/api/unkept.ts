@@ -1,4 +1,4 @@
-// The one list of calls about subsystems this chain does not keep (markets, liquidity pools, SameT
+// The one list of calls about subsystems this chain does not keep (market-issued assets, liquidity pools, SameT
 // funds, credit offers and deals, committee members, workers, proposals, withdraw permissions, HTLCs,
 // tickets, blinded, vesting and genesis balances, vote tallies). Each keeps Core's argument
 // conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
@@ -16,12 +16,9 @@ import type { historyApi } from './sets/history.js';
 /**
  * What the call answers once its arguments pass:
  * - `[]`, `null`, `0`: that JSON;
- * - `null for each`: a list with one `null` per id or symbol asked for;
- * - `empty order book`: `{"base":…,"quote":…,"bids":[],"asks":[]}`, the symbols as given;
- * - `empty ticker`: head block time, both symbols, every price and volume `"0"`;
- * - `no volume`: head block time, both symbols, both volumes `"0"`.
+ * - `null for each`: a list with one `null` per id or symbol asked for.
  */
-export type UnkeptAnswer = '[]' | 'null' | '0' | 'null for each' | 'empty order book' | 'empty ticker' | 'no volume';
+export type UnkeptAnswer = '[]' | 'null' | '0' | 'null for each';
 
 export interface Unkept {
   readonly answer: UnkeptAnswer;
@@ -31,8 +28,7 @@ export interface Unkept {
 
 type EntriesFor<S extends { readonly methods: object }> = { readonly [M in keyof S['methods']]?: Unkept };
 
-const NO_MARKETS = 'no limit orders, call orders, settlements or trades';
-const NO_MPA = 'no market-issued assets';
+const NO_MPA = 'no market-issued assets, so no call orders or settlements';
 const NO_POOLS = 'no liquidity pools';
 const NO_SAMET = 'no SameT funds';
 const NO_CREDIT = 'no credit offers or deals';
@@ -50,20 +46,11 @@ export const UNKEPT = {
     get_balance_objects: { answer: '[]', why: 'genesis balances are credited directly; none to claim' },
     get_vested_balances: { answer: '[]', why: 'no genesis balance objects (any 1.15.x id: "Unable to find Object")' },
     get_vesting_balances: { answer: '[]', why: 'no vesting balances' },
-    // Markets
-    get_order_book: { answer: 'empty order book', why: NO_MARKETS },
-    get_limit_orders: { answer: '[]', why: NO_MARKETS },
-    get_limit_orders_by_account: { answer: '[]', why: NO_MARKETS },
-    get_account_limit_orders: { answer: '[]', why: NO_MARKETS },
+    // Markets: limit orders and trades are kept; what needs market-issued assets is not
     get_call_orders_by_account: { answer: '[]', why: NO_MPA },
     get_settle_orders: { answer: '[]', why: NO_MPA },
     get_settle_orders_by_account: { answer: '[]', why: NO_MPA },
     get_margin_positions: { answer: '[]', why: NO_MPA },
-    get_ticker: { answer: 'empty ticker', why: NO_MARKETS },
-    get_24_volume: { answer: 'no volume', why: NO_MARKETS },
-    get_top_markets: { answer: '[]', why: NO_MARKETS },
-    get_trade_history: { answer: '[]', why: NO_MARKETS },
-    get_trade_history_by_sequence: { answer: '[]', why: NO_MARKETS },
     // Liquidity pools
     list_liquidity_pools: { answer: '[]', why: NO_POOLS },
     get_liquidity_pools_by_asset_a: { answer: '[]', why: NO_POOLS },
@@ -113,9 +100,7 @@ export const UNKEPT = {
     get_tickets_by_account: { answer: '[]', why: NO_TICKETS },
   },
   history: {
-    // The market_history plugin's calls, served as Core with the plugin on a chain without markets.
-    get_fill_order_history: { answer: '[]', why: NO_MARKETS },
-    get_market_history: { answer: '[]', why: NO_MARKETS },
+    // The market_history plugin's liquidity pool calls, served as Core with the plugin on a chain without pools.
     get_liquidity_pool_history: { answer: '[]', why: NO_POOLS },
     get_liquidity_pool_history_by_sequence: { answer: '[]', why: NO_POOLS },
   },

@@ -113,6 +113,12 @@ export function operationRequiredAuthorities(op: unknown, active: Set<number>, o
     case 0: // transfer: fee payer `from`
       active.add(accountInstance(f.from));
       return;
+    case 1: // limit_order_create: fee payer `seller`
+      active.add(accountInstance(f.seller));
+      return;
+    case 2: // limit_order_cancel: fee payer `fee_paying_account`
+      active.add(accountInstance(f.fee_paying_account));
+      return;
     case 5: {
       // account_create: registrar, and the buyback asset's issuer when buyback_options are set
       active.add(accountInstance(f.registrar));
@@ -135,7 +141,7 @@ export function operationRequiredAuthorities(op: unknown, active: Set<number>, o
       active.add(accountInstance(f.issuer));
       return;
     default:
-      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 5, 6, 10, 14)', { code }));
+      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 1, 2, 5, 6, 10, 14)', { code }));
   }
 }
 

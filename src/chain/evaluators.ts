@@ -6,93 +6,17 @@
 // Validation that needs signatures, fees and TaPoS belongs to the transaction validator; evaluators
 // check only what state decides (balances, names, symbols) and throw ChainError otherwise.
 
-import { i64, fcTime } from './fc-json.js';
-import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, LIFETIME_REFERRER_PERCENT_OF_FEE, type Authority } from './objects.js';
+import { fcTime, i64 } from './fc-json.js';
+import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, LIFETIME_REFERRER_PERCENT_OF_FEE, MAX_SHARE_SUPPLY, type Authority } from './objects.js';
 import type { ChainState } from './state.js';
-import type { OperationJson, OperationResult } from './types.js';
-import { objectIdParts } from './object-id.js';
+import type { OperationJson } from './types.js';
+import { ChainError } from './chain-error.js';
+import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, payFee, type EvalContext, type Evaluated } from './ledger.js';
+import { limitOrderCancel, limitOrderCreate } from './market.js';
 
-export class ChainError extends Error {}
-
+export { ChainError } from './chain-error.js';
+export { adjustBalance, balanceOf, type EvalContext, type Evaluated } from './ledger.js';
 export type { OperationJson, OperationResult } from './types.js';
-
-export interface EvalContext {
-  readonly state: ChainState;
-  readonly blockNum: number;
-  readonly blockTime: number;
-}
-
-export interface Evaluated {
-  readonly result: OperationResult;
-  readonly impacted: readonly number[];
-}
-
-const amountOf = (v: unknown): bigint => BigInt(typeof v === 'number' ? Math.trunc(v) : String(v));
-
-function instanceOf(id: unknown, space: number, type: number, what: string): number {
-  const p = objectIdParts(id);
-  if (!p || p.space !== space || p.type !== type) throw new ChainError(`${what} is not a ${space}.${type}.x id: ${String(id)}`);
-  return p.instance;
-}
-
-const accountInstance = (ctx: EvalContext, id: unknown, what: string): number => {
-  const i = instanceOf(id, 1, 2, what);
-  if (!ctx.state.exists([1, 2, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
-  return i;
-};
-
-const assetInstance = (ctx: EvalContext, id: unknown, what: string): number => {
-  const i = instanceOf(id, 1, 3, what);
-  if (!ctx.state.exists([1, 3, i])) throw new ChainError(`${what} ${String(id)} does not exist`);
-  return i;
-};
-
-/** The balance object of (account, asset), created at zero when missing. */
-function balanceObject(ctx: EvalContext, account: number, asset: number): { key: [number, number, number]; obj: Record<string, unknown> } {
-  const { state } = ctx;
-  const instance = state.store.balances.get([account, asset]);
-  if (instance !== undefined) return { key: [2, 5, instance], obj: state.get([2, 5, instance]) };
-  const created = state.create(2, 5, (id) => ({ id, owner: `1.2.${account}`, asset_type: `1.3.${asset}`, balance: 0, maintenance_flag: false }));
-  state.store.balances.putSync([account, asset], created.instance);
-  state.store.assetHolders.putSync([asset, account], created.instance);
-  return { key: [2, 5, created.instance], obj: created.obj };
-}
-
-export function balanceOf(ctx: EvalContext, account: number, asset: number): bigint {
-  const instance = ctx.state.store.balances.get([account, asset]);
-  return instance === undefined ? 0n : amountOf(ctx.state.get([2, 5, instance]).balance);
-}
-
-/** Adds `delta` to a balance; refuses to go below zero, as Core's adjust_balance does. */
-export function adjustBalance(ctx: EvalContext, account: number, asset: number, delta: bigint): void {
-  const { key, obj } = balanceObject(ctx, account, asset);
-  const next = amountOf(obj.balance) + delta;
-  if (next < 0n) {
-    const name = String(ctx.state.get([1, 2, account]).name);
-    throw new ChainError(`Insufficient Balance: ${name}'s balance of ${amountOf(obj.balance)} of asset 1.3.${asset} is less than required ${-delta}`);
-  }
-  obj.balance = i64(next);
-  ctx.state.touch(key);
-  if (asset === 0) {
-    const stats = ctx.state.get([2, 6, account]);
-    stats.core_in_balance = i64(amountOf(stats.core_in_balance) + delta);
-    ctx.state.touch([2, 6, account]);
-  }
-}
-
-/** Charges the fee to the payer: taken from its balance, counted in its statistics. */
-function payFee(ctx: EvalContext, payer: number, fee: unknown): void {
-  const f = fee as { amount?: unknown; asset_id?: unknown } | undefined;
-  const amount = amountOf(f?.amount ?? 0);
-  if (amount < 0n) throw new ChainError('fee.amount >= 0: fee must not be negative');
-  if (amount === 0n) return;
-  const asset = assetInstance(ctx, f?.asset_id, 'fee asset');
-  adjustBalance(ctx, payer, asset, -amount);
-  const stats = ctx.state.get([2, 6, payer]);
-  stats.pending_fees = i64(amountOf(stats.pending_fees) + amount);
-  stats.lifetime_fees_paid = i64(amountOf(stats.lifetime_fees_paid) + amount);
-  ctx.state.touch([2, 6, payer]);
-}
 
 const authorityAccounts = (a: Authority | undefined): number[] =>
   (a?.account_auths ?? []).map(([id]) => instanceOf(id, 1, 2, 'authority account'));
@@ -120,12 +44,31 @@ export function indexAccountReferences(state: ChainState, account: number, befor
   for (const a of a1) if (!a0.has(a)) state.store.accountReferences.putSync([a, account], 1);
 }
 
+/**
+ * The parts of asset_options::validate (asset_ops.cpp) that the market relies on: fee percentages
+ * within 100%, the fee cap within the supply, and no market both white- and blacklisted.
+ */
+function checkMarketOptions(common: Record<string, unknown> | undefined): void {
+  const ext = (common?.extensions ?? {}) as Record<string, unknown>;
+  if (!(Number(common?.market_fee_percent ?? 0) <= 10000)) throw new ChainError('market_fee_percent <= GRAPHENE_100_PERCENT: ');
+  if (ext.taker_fee_percent !== undefined && !(Number(ext.taker_fee_percent) <= 10000)) throw new ChainError('*extensions.value.taker_fee_percent <= GRAPHENE_100_PERCENT: ');
+  const maxFee = amountOf(common?.max_market_fee ?? MAX_SHARE_SUPPLY);
+  if (!(maxFee >= 0n && maxFee <= MAX_SHARE_SUPPLY)) throw new ChainError('max_market_fee >= 0 && max_market_fee <= GRAPHENE_MAX_SHARE_SUPPLY: ');
+  if (ext.reward_percent !== undefined && !(Number(ext.reward_percent) <= 10000)) throw new ChainError('*extensions.value.reward_percent <= GRAPHENE_100_PERCENT: ');
+  const black = new Set((common?.blacklist_markets as string[] | undefined) ?? []);
+  for (const m of (common?.whitelist_markets as string[] | undefined) ?? []) if (black.has(m)) throw new ChainError('blacklist_markets.find(item) == blacklist_markets.end(): ');
+}
+
 const ACCOUNT_NAME = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
 const SYMBOL = /^[A-Z][A-Z0-9.]{1,14}[A-Z]$/;
 
 type Evaluator = (ctx: EvalContext, op: Record<string, unknown>) => Evaluated;
 
 export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
+  // limit_order_create_operation and limit_order_cancel_operation (market_evaluator.cpp, via market.ts)
+  1: limitOrderCreate,
+  2: limitOrderCancel,
+
   // transfer_operation (transfer_evaluator.cpp)
   0(ctx, op) {
     const from = accountInstance(ctx, op.from, 'from');
@@ -204,8 +147,9 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     if (op.bitasset_opts) throw new ChainError('bitasset_opts: market-issued assets are not supported on this chain');
     const precision = Number(op.precision ?? 0);
     if (!Number.isInteger(precision) || precision < 0 || precision > 12) throw new ChainError('precision <= 12: invalid precision');
-    payFee(ctx, issuer, op.fee);
     const common = op.common_options as Record<string, unknown>;
+    checkMarketOptions(common);
+    payFee(ctx, issuer, op.fee);
     const created = ctx.state.create(1, 3, (_id, instance) => {
       const a = assetObject({ instance, symbol, precision, issuer, maxSupply: amountOf(common?.max_supply ?? 0), creationBlockNum: ctx.blockNum, creationTime: fcTime(ctx.blockTime) });
       a.options = common;

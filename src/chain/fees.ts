@@ -1,6 +1,7 @@
 // Operation fees as BitShares Core computes them (libraries/protocol/fee_schedule_calc.cpp,
 // fee_schedule_set_fee.cpp, asset.cpp and each operation's calculate_fee), for the operations this
-// chain has: 0 transfer, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue.
+// chain has: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create,
+// 6 account_update, 10 asset_create, 14 asset_issue.
 //
 //  core fee  = the operation's calculate_fee(fee parameters of its code in the schedule)
 //              (data fees: bytes * price_per_kbyte / 1024, bytes being fc::raw::pack_size of the
@@ -47,6 +48,8 @@ export type FeeSchedule = FeeScheduleJson;
 /** Each fee_params_t's C++ defaults, used when the schedule lacks the operation (calc_fee_visitor's catch). */
 const DEFAULT_PARAMS: Readonly<Record<number, Record<string, bigint>>> = {
   0: { fee: 20n * PRECISION, price_per_kbyte: 10n * PRECISION },
+  1: { fee: 5n * PRECISION },
+  2: { fee: 0n },
   5: { basic_fee: 5n * PRECISION, premium_fee: 2000n * PRECISION, price_per_kbyte: PRECISION },
   6: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
   10: { symbol3: 500000n * PRECISION, symbol4: 300000n * PRECISION, long_symbol: 5000n * PRECISION, price_per_kbyte: 10n },
@@ -65,6 +68,8 @@ const ZERO_FEE = { amount: 0, asset_id: '1.3.0' };
  */
 const DEFAULT_OPS: Readonly<Record<number, Record<string, unknown>>> = {
   0: { fee: ZERO_FEE, from: '1.2.0', to: '1.2.0', amount: ZERO_FEE, extensions: [] },
+  1: { fee: ZERO_FEE, seller: '1.2.0', amount_to_sell: ZERO_FEE, min_to_receive: ZERO_FEE, expiration: '2106-02-07T06:28:15', fill_or_kill: false, extensions: {} },
+  2: { fee: ZERO_FEE, fee_paying_account: '1.2.0', order: '1.7.0', extensions: [] },
   5: {
     fee: ZERO_FEE,
     registrar: '1.2.0',
@@ -202,6 +207,9 @@ function baseFee(op: OperationJson, p: Record<string, bigint>): bigint {
   switch (code) {
     case 0: // transfer.cpp: fee, plus the memo's data fee when there is a memo
       return f.memo === undefined || f.memo === null ? p.fee! : p.fee! + dataFee(optionalMemoSize(op), p.price_per_kbyte!);
+    case 1: // market.hpp: limit_order_create and limit_order_cancel charge their flat fee
+    case 2:
+      return p.fee!;
     case 5: // account.cpp: basic or premium fee by name, plus the whole operation's data fee
       return (isCheapName(String(f.name ?? '')) ? p.basic_fee! : p.premium_fee!) + dataFee(structSize(op), p.price_per_kbyte!);
     case 6: // account.cpp: fee, plus the whole operation's data fee when the options change

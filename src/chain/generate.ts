@@ -5,7 +5,8 @@
 // The shape is an exchange's view of BitShares: a few exchange accounts receive a large share of
 // all transfers (exchange-1 about 40%, so that it holds at least a quarter of all operations), users
 // send to exchanges and to each other, some deposits carry an encrypted memo, and a few user-issued
-// assets circulate beside the core asset.
+// assets circulate beside the core asset. With `orders`, users then trade those assets against the
+// core asset with limit orders around a fixed price each, so that about half of them fill.
 //
 // Keys are derived, not stored: the private key of account NAME is sha256("graphene-rpc:SEED:NAME"),
 // so anyone can sign for a generated account (see README). Development chains only.
@@ -15,12 +16,12 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { type ChainStore } from './store.js';
 import { applyBlock } from './writer.js';
 import type { OperationJson } from './types.js';
-import { i64, parseFcTime } from './fc-json.js';
+import { fcTime, i64, parseFcTime } from './fc-json.js';
 import { formatPublicKey } from './public-key.js';
 import { Worker } from 'node:worker_threads';
 import type { SignReply, SignRequest } from './signer-worker.js';
 import { encryptMemo } from './memo.js';
-import { accountCreateOp, assetCreateOp, assetIssueOp, transferOp } from './operations.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCreateOp, transferOp } from './operations.js';
 import type { FeeSchedule } from './fees.js';
 import { buildTransaction, type UnsignedTransactionJson } from './transaction-builder.js';
 
@@ -30,6 +31,8 @@ export interface GenerateOptions {
   /** transfer operations to write, including the ones that fund users */
   readonly operations: number;
   readonly seed: number;
+  /** limit orders to place after the transfers (none by default) */
+  readonly orders?: number;
   /** operations per block */
   readonly opsPerBlock?: number;
   /** called after each block with the operations written so far */
@@ -43,6 +46,9 @@ export interface GenerateSummary {
   readonly blocks: number;
   readonly busiestAccount: string;
   readonly busiestAccountOps: number;
+  /** limit orders placed, and the trades they made (pairs of fill_order) */
+  readonly orders: number;
+  readonly trades: number;
 }
 
 export const EXCHANGES = 5;
@@ -62,6 +68,17 @@ const FEE_BOUND = 200_000;
 /** User-asset units issued to each of the first users, and the largest user-asset transfer. */
 const ISSUE = 1_000_000_000n;
 const MAX_USER_ASSET_AMOUNT = 10_000;
+/** Core units one unit of each user asset trades at, and how far (±) an order's price strays from it. */
+const MID_PRICES = [20, 30, 500];
+const PRICE_SPREAD = 0.05;
+/** Orders per transaction, the largest core and user-asset amounts an order sells, and its fee bound. */
+const MAX_ORDERS_PER_TRX = 5;
+const MAX_ORDER_CORE = 100_000;
+const MAX_ORDER_ASSET = 5_000;
+/** limit_order_create's fee (Core's default: the bundled schedule has no entry of its own). */
+const ORDER_FEE_BOUND = 500_000;
+/** Share of orders that expire a few blocks after they are placed (the rest never do). */
+const EXPIRING_SHARE = 0.1;
 
 /** mulberry32: small, fast and deterministic; good enough to shape synthetic data. */
 function prng(seed: number): () => number {
@@ -103,7 +120,9 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   const keys: Uint8Array[] = [];
   const pubs: string[] = [];
   const fundedUsers = Math.max(1, Math.min(opts.accounts - EXCHANGES, Math.floor(opts.operations / 4)));
-  const opsTarget = opts.accounts + USER_ASSETS.length * (1 + Math.min(fundedUsers, 1000)) + opts.operations;
+  const orders = opts.orders ?? 0;
+  const opsTarget = opts.accounts + USER_ASSETS.length * (1 + Math.min(fundedUsers, 1000)) + opts.operations + orders;
+  let trades = 0;
   let pendingOps = 0;
 
   // The generator is CPU-bound; it lets the event loop run a few times a second so that the
@@ -151,6 +170,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     time += 3;
     const transactions = b.trxs.map((trx, i) => ({ ...trx, signatures: [signatures[i]!] }));
     const applied = applyBlock(store, { timestamp: time, transactions }, signerKey);
+    trades += applied.market.fills.length / 2;
     headId = applied.blockId;
     headNum = applied.blockNum;
     blocks++;
@@ -223,7 +243,9 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     const users = opts.accounts - EXCHANGES;
     const funded = fundedUsers;
     const issued = Math.min(funded, 1000);
-    const funding = BigInt(Math.ceil((3 * opts.operations) / funded) + 20) * BigInt(MAX_CORE_AMOUNT + FEE_BOUND);
+    // Orders come from the users who hold user assets; their fees and core amounts are covered the same way.
+    const orderFunding = orders === 0 ? 0n : BigInt(Math.ceil((3 * orders) / issued) + 5) * BigInt(MAX_ORDER_CORE + ORDER_FEE_BOUND);
+    const funding = BigInt(Math.ceil((3 * opts.operations) / funded) + 20) * BigInt(MAX_CORE_AMOUNT + FEE_BOUND) + orderFunding;
     if (funding > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('too many operations for the number of accounts');
     batch = [];
     for (let u = 0; u < funded; u++) {
@@ -265,6 +287,29 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       await queue(ops, keys[sender]!);
       await breathe();
     }
+
+    // 5. Orders: users holding user assets buy and sell them for core around each asset's price.
+    for (let placed = 0; placed < orders; ) {
+      const sender = EXCHANGES + pick(issued);
+      const n = Math.min(1 + pick(MAX_ORDERS_PER_TRX), orders - placed);
+      const ops: OperationJson[] = [];
+      for (let k = 0; k < n; k++) {
+        const a = pick(assetIds.length);
+        const price = MID_PRICES[a]! * (1 + (random() * 2 - 1) * PRICE_SPREAD);
+        // Applied a block or two after it is built: a minute or more is always still ahead.
+        const expiration = random() < EXPIRING_SHARE ? { expiration: fcTime(time + 60 + pick(240)) } : {};
+        if (random() < 0.5) {
+          const core = 1_000 + pick(MAX_ORDER_CORE);
+          ops.push(limitOrderCreateOp(id(sender), core, '1.3.0', Math.max(1, Math.round(core / price)), assetIds[a]!, expiration));
+        } else {
+          const units = 10 + pick(MAX_ORDER_ASSET);
+          ops.push(limitOrderCreateOp(id(sender), units, assetIds[a]!, Math.max(1, Math.round(units * price)), '1.3.0', expiration));
+        }
+      }
+      placed += n;
+      await queue(ops, keys[sender]!);
+      await breathe();
+    }
     await flush();
   } finally {
     await signer.terminate();
@@ -278,5 +323,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     blocks,
     busiestAccount: accountName(0),
     busiestAccountOps: Number((JSON.parse(busiest.toString('utf8')) as { total_ops: number | string }).total_ops),
+    orders,
+    trades,
   };
 }

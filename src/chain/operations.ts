@@ -61,3 +61,32 @@ export function transferOp(from: string, to: string, amount: number | string, as
 export function assetIssueOp(issuer: string, assetId: string, to: string, amount: number | string): OperationJson {
   return [14, { fee: { ...ZERO }, issuer, asset_to_issue: { amount, asset_id: assetId }, issue_to_account: to, extensions: [] }];
 }
+
+/** limit_order_create (1): sell `amountToSell` of `sellAsset` for at least `minToReceive` of `receiveAsset`. */
+export function limitOrderCreateOp(
+  seller: string,
+  amountToSell: number | string,
+  sellAsset: string,
+  minToReceive: number | string,
+  receiveAsset: string,
+  o: { expiration?: string; fillOrKill?: boolean } = {},
+): OperationJson {
+  return [
+    1,
+    {
+      fee: { ...ZERO },
+      seller,
+      amount_to_sell: { amount: amountToSell, asset_id: sellAsset },
+      min_to_receive: { amount: minToReceive, asset_id: receiveAsset },
+      // time_point_sec::maximum(), Core's default: an order that never expires
+      expiration: o.expiration ?? '2106-02-07T06:28:15',
+      fill_or_kill: o.fillOrKill ?? false,
+      extensions: {},
+    },
+  ];
+}
+
+/** limit_order_cancel (2) of `order`, by its seller. */
+export function limitOrderCancelOp(seller: string, order: string): OperationJson {
+  return [2, { fee: { ...ZERO }, fee_paying_account: seller, order, extensions: [] }];
+}

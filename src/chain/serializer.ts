@@ -337,6 +337,7 @@ function typedId(space: number, type: number, what: string): Type {
 const accountId = typedId(1, 2, 'account');
 const assetId = typedId(1, 3, 'asset');
 const witnessId = typedId(1, 6, 'witness');
+const limitOrderId = typedId(1, 7, 'limit_order');
 
 /**
  * The untyped object_id_type: FC_REFLECT( object_id_type, (number) ), a uint64 of
@@ -766,6 +767,35 @@ const transferOperation = struct('transfer_operation', [
   ['extensions', futureExtensions],
 ]);
 
+/** protocol/market.hpp: FC_REFLECT( create_take_profit_order_action, (fee_asset_id)(spread_percent)(size_percent)(expiration_seconds)(repeat)(extensions) ) */
+const createTakeProfitOrderAction = struct('create_take_profit_order_action', [
+  ['fee_asset_id', assetId],
+  ['spread_percent', uint16],
+  ['size_percent', uint16],
+  ['expiration_seconds', uint32],
+  ['repeat', bool],
+  ['extensions', futureExtensions],
+]);
+
+/** protocol/market.hpp: (fee)(seller)(amount_to_sell)(min_to_receive)(expiration)(fill_or_kill)(extensions) */
+const limitOrderCreateOperation = struct('limit_order_create_operation', [
+  ['fee', asset],
+  ['seller', accountId],
+  ['amount_to_sell', asset],
+  ['min_to_receive', asset],
+  ['expiration', defaulted(timePointSec, '2106-02-07T06:28:15')], // time_point_sec::maximum()
+  ['fill_or_kill', bool],
+  ['extensions', extension('limit_order_create_operation::options_type', [['on_fill', vector(staticVariant('limit_order_auto_action', [createTakeProfitOrderAction]))]])],
+]);
+
+/** protocol/market.hpp: (fee)(fee_paying_account)(order)(extensions) */
+const limitOrderCancelOperation = struct('limit_order_cancel_operation', [
+  ['fee', asset],
+  ['fee_paying_account', accountId],
+  ['order', limitOrderId],
+  ['extensions', futureExtensions],
+]);
+
 /** protocol/account.hpp:286-291 */
 const accountCreateOperation = struct('account_create_operation', [
   ['fee', asset],
@@ -849,6 +879,8 @@ export const OPERATION_NAMES: readonly string[] = [
 /** The operations this module can pack, by code. Other codes are refused, never guessed. */
 export const SUPPORTED_OPERATIONS: ReadonlyMap<number, string> = new Map([
   [0, 'transfer'],
+  [1, 'limit_order_create'],
+  [2, 'limit_order_cancel'],
   [5, 'account_create'],
   [6, 'account_update'],
   [10, 'asset_create'],
@@ -857,6 +889,8 @@ export const SUPPORTED_OPERATIONS: ReadonlyMap<number, string> = new Map([
 
 const operationAlternatives: (Type | undefined)[] = [];
 operationAlternatives[0] = transferOperation;
+operationAlternatives[1] = limitOrderCreateOperation;
+operationAlternatives[2] = limitOrderCancelOperation;
 operationAlternatives[5] = accountCreateOperation;
 operationAlternatives[6] = accountUpdateOperation;
 operationAlternatives[10] = assetCreateOperation;

@@ -29,13 +29,15 @@ function relevantAccounts(key: ObjectKey, obj: Obj, extra: readonly number[] | u
   } else if (space === 1 && type === 3) out.push(accountOf(obj.issuer));
   else if (space === 1 && type === 6) out.push(accountOf(obj.witness_account));
   else if (space === 2 && (type === 5 || type === 6)) out.push(accountOf(obj.owner));
+  else if (space === 1 && type === 7) out.push(accountOf(obj.seller));
   return out.filter((a): a is number => a !== undefined);
 }
 
 export class ChainState {
   private readonly cache = new Map<string, { key: ObjectKey; obj: Obj; dirty: boolean; created: boolean }>();
   private readonly counters = new Map<string, number>();
-  private readonly removed = new Set<string>();
+  /** removed objects that exist in the store: id → key and last JSON */
+  private readonly removed = new Map<string, { key: ObjectKey; obj: Obj }>();
   /** account instances whose objects or history this transaction touched */
   readonly impactedAccounts = new Set<number>();
   /** accounts an object concerns that its own fields do not name (an operation's impacted accounts) */
@@ -115,9 +117,28 @@ export class ChainState {
     return { instance, obj };
   }
 
+  /**
+   * Removes an object. One created in this state is forgotten as if it never was, as Core's undo
+   * session forgets an object created and removed in one block (no notice of either).
+   */
+  remove(key: ObjectKey): void {
+    const k = keyOf(key);
+    const hit = this.cache.get(k);
+    const obj = hit?.obj ?? this.find(key);
+    if (!obj) throw new Error(`object ${k} does not exist`);
+    this.cache.delete(k);
+    if (hit?.created) return;
+    this.removed.set(k, { key, obj });
+  }
+
   /** Writes every changed object and counter; returns what changed. */
   flush(): ChangeSet {
-    const changes: ChangeSet = { created: [], changed: [], removed: [...this.removed], json: new Map(), createdAccounts: new Set(), changedAccounts: new Set() };
+    const changes: ChangeSet = { created: [], changed: [], removed: [...this.removed.keys()], json: new Map(), createdAccounts: new Set(), changedAccounts: new Set(), removedAccounts: new Set() };
+    for (const [id, { key, obj }] of this.removed) {
+      this.store.objects.removeSync(key);
+      changes.json.set(id, JSON.stringify(obj));
+      for (const a of relevantAccounts(key, obj, this.relevant.get(id))) changes.removedAccounts.add(a);
+    }
     for (const [id, e] of this.cache) {
       if (!e.dirty) continue;
       const json = JSON.stringify(e.obj);

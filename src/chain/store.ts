@@ -18,6 +18,13 @@
 //    so history calls filter and search operations without parsing them.
 //  - Key and account references (who names this key or account in its authorities) are index-only
 //    sub-databases of [key or account, referencing account] → 1: one prefix range per lookup.
+//  - Limit orders (1.7.x) are objects like any other; Core's order indexes are sub-databases of
+//    keys only: by market and price (the matching engine's "best opposite order" is the first key of a
+//    prefix), by account, by account, market and price, and by expiration. A price sorts as a
+//    fixed-width text (price.ts, priceKey), so one market's orders lie in Core's by_price order.
+//  - The market_history plugin's objects (fills 5.0.x, buckets 5.1.x, tickers 5.2.x, the ticker meta
+//    object 5.3.0) are objects too, found through their plugin's keys: fills by market and sequence
+//    and by market and time, buckets by market, size and open time, tickers by market and by volume.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -70,13 +77,39 @@ export interface ChainStore {
   readonly keyReferences: Database<number, [string, number]>;
   /** [account instance, referencing account instance] → 1: accounts whose authorities name the account */
   readonly accountReferences: Database<number, [number, number]>;
+  /**
+   * [sell asset, receive asset, price key, order instance] → 1: Core's limit_order_index by_price
+   * within one market (the best price first, then the oldest order)
+   */
+  readonly orderPrices: Database<number, OrderPriceKey>;
+  /** [seller, order instance] → 1 (by_account) */
+  readonly accountOrders: Database<number, [number, number]>;
+  /** [seller, sell asset, receive asset, price key, order instance] → 1 (by_account_price within a market) */
+  readonly accountOrderPrices: Database<number, [number, number, number, string, number]>;
+  /** [expiration seconds, order instance] → 1 (by_expiration) */
+  readonly orderExpirations: Database<number, [number, number]>;
+  /**
+   * [base, quote, n] → 5.0.x instance, base < quote, n = -sequence (0 for a market's first fill,
+   * growing): the plugin's history by_key, read newest first
+   */
+  readonly fillHistory: Database<number, [number, number, number]>;
+  /** [base, quote, time seconds, n] → 5.0.x instance (by_market_time) */
+  readonly fillTimes: Database<number, [number, number, number, number]>;
+  /** [base, quote, bucket seconds, open seconds] → 5.1.x instance */
+  readonly buckets: Database<number, [number, number, number, number]>;
+  /** [base, quote] → 5.2.x instance */
+  readonly tickers: Database<number, [number, number]>;
+  /** [base_volume as 32 hex digits, ticker instance] → 1 (by_volume) */
+  readonly tickerVolumes: Database<number, [string, number]>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   close(): Promise<void>;
 }
 
-/** 2: the operation index (operationIndex). */
-export const SCHEMA_VERSION = '2';
+/** 2: the operation index (operationIndex). 3: limit orders and market history (empty before). */
+export const SCHEMA_VERSION = '3';
+
+export type OrderPriceKey = [sell: number, receive: number, price: string, order: number];
 
 export type OperationIndexEntry = [opType: number, blockNum: number, trxInBlock: number, blockTime: number];
 
@@ -89,6 +122,11 @@ export const OBJ = {
   dynamicGlobalProperty: [2, 1],
   assetDynamicData: [2, 3],
   accountStatistics: [2, 6],
+  limitOrder: [1, 7],
+  fillHistory: [5, 0],
+  bucket: [5, 1],
+  ticker: [5, 2],
+  tickerMeta: [5, 3],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
@@ -97,7 +135,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     // One map of 64 GiB of address space: LMDB only uses what it needs, and a fixed large map means
     // the store never has to be resized while readers are open.
     mapSize: 64 * 1024 ** 3,
-    maxDbs: 24,
+    maxDbs: 32,
     // Readers in every worker thread, plus the writer; 126 is LMDB's default.
     maxReaders: 512,
     readOnly: opts.readOnly ?? false,
@@ -122,6 +160,15 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const assetHolders = root.openDB<number, [number, number]>({ name: 'asset_holders', encoding: 'ordered-binary' });
   const blockOperations = root.openDB<[number, number], number>({ name: 'block_operations', encoding: 'ordered-binary' });
   const operationIndex = root.openDB<OperationIndexEntry, number>({ name: 'operation_index', encoding: 'ordered-binary' });
+  const orderPrices = root.openDB<number, OrderPriceKey>({ name: 'order_prices', encoding: 'ordered-binary' });
+  const accountOrders = root.openDB<number, [number, number]>({ name: 'account_orders', encoding: 'ordered-binary' });
+  const accountOrderPrices = root.openDB<number, [number, number, number, string, number]>({ name: 'account_order_prices', encoding: 'ordered-binary' });
+  const orderExpirations = root.openDB<number, [number, number]>({ name: 'order_expirations', encoding: 'ordered-binary' });
+  const fillHistory = root.openDB<number, [number, number, number]>({ name: 'fill_history', encoding: 'ordered-binary' });
+  const fillTimes = root.openDB<number, [number, number, number, number]>({ name: 'fill_times', encoding: 'ordered-binary' });
+  const buckets = root.openDB<number, [number, number, number, number]>({ name: 'buckets', encoding: 'ordered-binary' });
+  const tickers = root.openDB<number, [number, number]>({ name: 'tickers', encoding: 'ordered-binary' });
+  const tickerVolumes = root.openDB<number, [string, number]>({ name: 'ticker_volumes', encoding: 'ordered-binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -147,6 +194,15 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     transactions,
     meta,
     peers,
+    orderPrices,
+    accountOrders,
+    accountOrderPrices,
+    orderExpirations,
+    fillHistory,
+    fillTimes,
+    buckets,
+    tickers,
+    tickerVolumes,
     close: () => root.close(),
   };
 }

@@ -21,7 +21,7 @@ export interface ChangeSet {
   created: string[];
   changed: string[];
   removed: string[];
-  /** the served JSON of every created and changed object, by id */
+  /** the served JSON of every created and changed object, and the last JSON of every removed one, by id */
   json: Map<string, string>;
   /**
    * Accounts each batch concerns (Core's get_relevant_accounts over the batch's objects): the
@@ -29,4 +29,13 @@ export interface ChangeSet {
    */
   createdAccounts: Set<number>;
   changedAccounts: Set<number>;
+  removedAccounts: Set<number>;
+}
+
+/** A virtual operation an evaluator caused (Core's push_applied_operation), for history. */
+export interface VirtualOperation {
+  readonly op: OperationJson;
+  readonly result: OperationResult;
+  /** the accounts whose history it enters (operation_get_impacted_accounts) */
+  readonly impacted: readonly number[];
 }

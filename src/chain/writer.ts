@@ -7,7 +7,10 @@ import type { Genesis } from './genesis.js';
 import { fcTime, parseFcTime, u64 } from './fc-json.js';
 import { ChainState } from './state.js';
 import { evaluate, adjustBalance, indexAccountReferences } from './evaluators.js';
-import type { ChangeSet, OperationJson, SignedTransactionJson } from './types.js';
+import { clearExpiredOrders } from './market.js';
+import { updateMarketHistories, type FillOrder } from './market-history.js';
+import { marketKey } from './price.js';
+import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
 import { signCompact } from './keys.js';
 import {
@@ -158,15 +161,19 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * node calls it (through initChain) before its workers open the store read-only.
  *
  * Schema 1 → 2: the operation index, built from the stored 1.11.x objects in one pass.
+ * Schema 2 → 3: the order and market history sub-databases, which a writable open has created;
+ * a chain made before them has no orders or fills, so they start empty.
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (schema !== '1') throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (schema !== '1' && schema !== '2') throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
-    for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
-      const o = JSON.parse(value.toString('utf8')) as { op: [number, unknown]; block_num: number; trx_in_block: number; block_time: string };
-      store.operationIndex.putSync(key[2], [o.op[0], o.block_num, o.trx_in_block, parseFcTime(o.block_time)]);
+    if (schema === '1') {
+      for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
+        const o = JSON.parse(value.toString('utf8')) as { op: [number, unknown]; block_num: number; trx_in_block: number; block_time: string };
+        store.operationIndex.putSync(key[2], [o.op[0], o.block_num, o.trx_in_block, parseFcTime(o.block_time)]);
+      }
     }
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
@@ -199,13 +206,39 @@ export interface AppliedBlock {
   readonly changes: ChangeSet;
   /** account instances whose objects or history changed */
   readonly impactedAccounts: readonly number[];
+  /** what subscribe_to_market sessions hear of this block */
+  readonly market: MarketChanges;
 }
 
-/** Records one applied operation: its 1.11.x object, its index entry and each concerned account's history. */
+/** A block's market events, by market ("1.3.a:1.3.b", the lower id first). */
+export interface MarketChanges {
+  /** each fill_order of the block with its result, `[op, result]` as JSON, in order */
+  readonly fills: readonly { readonly market: string; readonly json: string }[];
+  /** the market of every limit order (1.7.x) the block created, changed or removed */
+  readonly orders: ReadonlyMap<string, string>;
+}
+
+/** The markets of the limit orders in a change set, from their (last) JSON. */
+function orderMarkets(changes: ChangeSet): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const id of [...changes.created, ...changes.changed, ...changes.removed]) {
+    if (!id.startsWith('1.7.')) continue;
+    const o = JSON.parse(changes.json.get(id)!) as { sell_price: { base: { asset_id: string }; quote: { asset_id: string } } };
+    out.set(id, marketKey(Number(o.sell_price.base.asset_id.split('.')[2]), Number(o.sell_price.quote.asset_id.split('.')[2])));
+  }
+  return out;
+}
+
+/**
+ * Records one applied operation: its 1.11.x object, its index entry and each concerned account's
+ * history. A virtual operation carries the position of the operation that caused it and counts
+ * from 1 after it (db_block.cpp, _apply_block); those of the block's end count from 0 after the
+ * last transaction.
+ */
 function recordOperation(
   store: ChainStore,
   state: ChainState,
-  o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; blockTime: string; blockSeconds: number; accounts: readonly number[] },
+  o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; virtualOp: number; isVirtual: boolean; blockTime: string; blockSeconds: number; accounts: readonly number[] },
 ): void {
   const { instance } = state.create(1, 11, (id) => ({
     id,
@@ -214,8 +247,8 @@ function recordOperation(
     block_num: o.blockNum,
     trx_in_block: o.trxInBlock,
     op_in_trx: o.opInTrx,
-    virtual_op: 0,
-    is_virtual: false,
+    virtual_op: o.virtualOp,
+    is_virtual: o.isVirtual,
     block_time: o.blockTime,
   }));
   store.operationIndex.putSync(instance, [o.op[0], o.blockNum, o.trxInBlock, o.blockSeconds]);
@@ -244,18 +277,32 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     const dgp = state.get([2, 1, 0]);
     const blockNum = Number(dgp.head_block_number) + 1;
     const blockTime = fcTime(input.timestamp);
-    const ctx = { state, blockNum, blockTime: input.timestamp };
+    const virtualOps: VirtualOperation[] = [];
+    // While the block's transactions apply, the head block is still the previous one (its time is
+    // what order expirations are checked against); the block's own time applies at its end.
+    const ctx = { state, blockNum, blockTime: input.timestamp, headTime: parseFcTime(String(dgp.time)), virtualOps };
     const processed: Record<string, unknown>[] = [];
     const transactionIds: string[] = [];
     const firstOp = state.peekInstance(1, 11);
     let opCount = 0;
+    const fills: FillOrder[] = [];
+    const marketFills: { market: string; json: string }[] = [];
+    const record = (op: OperationJson, result: OperationResult, trxInBlock: number, opInTrx: number, virtualOp: number, isVirtual: boolean, accounts: readonly number[]) => {
+      recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, virtualOp, isVirtual, blockTime, blockSeconds: input.timestamp, accounts });
+      opCount++;
+      if (op[0] === 4) {
+        const fill = op[1] as unknown as FillOrder;
+        fills.push(fill);
+        marketFills.push({ market: marketKey(Number(fill.pays.asset_id.split('.')[2]), Number(fill.receives.asset_id.split('.')[2])), json: JSON.stringify([op, result]) });
+      }
+    };
     input.transactions.forEach((trx, trxInBlock) => {
       const results: unknown[] = [];
       trx.operations.forEach((op, opInTrx) => {
         const { result, impacted } = evaluate(ctx, op);
         results.push(result);
-        recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, blockTime, blockSeconds: input.timestamp, accounts: impacted });
-        opCount++;
+        record(op, result, trxInBlock, opInTrx, 0, false, impacted);
+        virtualOps.splice(0).forEach((v, i) => record(v.op, v.result, trxInBlock, opInTrx, i + 1, true, v.impacted));
       });
       const id = transactionId(trx);
       transactionIds.push(id);
@@ -270,6 +317,12 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
         operation_results: results,
       });
     });
+    // The block's end (database::_apply_block): expired orders are cancelled at the block's time,
+    // then the market history plugin takes the block's fills.
+    clearExpiredOrders(ctx);
+    virtualOps.splice(0).forEach((v, i) => record(v.op, v.result, input.transactions.length, 0, i, true, v.impacted));
+    updateMarketHistories(store, state, fills, input.timestamp);
+
     const header = {
       previous: String(dgp.head_block_id),
       timestamp: blockTime,
@@ -298,6 +351,15 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     state.touch(witnessKey);
 
     const changes = state.flush();
-    return { blockNum, blockId: id, timestamp: blockTime, transactionIds, transactions: processed, changes, impactedAccounts: [...state.impactedAccounts] };
+    return {
+      blockNum,
+      blockId: id,
+      timestamp: blockTime,
+      transactionIds,
+      transactions: processed,
+      changes,
+      impactedAccounts: [...state.impactedAccounts],
+      market: { fills: marketFills, orders: orderMarkets(changes) },
+    };
   });
 }

@@ -7,17 +7,15 @@ import type { databaseApi } from '../api/sets/database.js';
 import type { HandlerTable } from '../api/types.js';
 import type { FrontHandler } from './types.js';
 import { requireWebSocket } from './broadcast.js';
+import { marketKey } from '../chain/price.js';
 
 const FILE = 'database_api';
 const where = (method: string) => ({ file: FILE, method });
 
 const asBool = (v: unknown): boolean => asOptionalBool(v) ?? false;
 
-/** Market subscriptions are kept per unordered pair of asset ids. */
-const marketKey = (a: string, b: string): string => {
-  const n = (id: string) => Number(id.split('.')[2]);
-  return n(a) < n(b) ? `${a}:${b}` : `${b}:${a}`;
-};
+/** Market subscriptions are kept per unordered pair of asset ids, as the chain names markets. */
+const marketOf = (a: string, b: string): string => marketKey(Number(a.split('.')[2]), Number(b.split('.')[2]));
 
 export const subscriptionHandlers = {
   set_subscribe_callback({ session, services }, [cb, notifyRemoveCreate]) {
@@ -62,15 +60,14 @@ export const subscriptionHandlers = {
     const callback = asUint64(cb);
     const [ia, ib] = [await services.chain.assetId(asString(a)), await services.chain.assetId(asString(b))];
     if (ia === ib) throw new RpcError(assertError('asset_a_id != asset_b_id: ', {}, where('subscribe_to_market')));
-    // This chain has no markets: the subscription is kept, and never fires.
-    session.subs.markets.set(marketKey(ia, ib), callback);
+    services.subscriptions.subscribeMarket(session, marketOf(ia, ib), callback);
     return null;
   },
 
   async unsubscribe_from_market({ session, services }, [a, b]) {
     requireWebSocket(session, 'unsubscribe_from_market');
     const [ia, ib] = [await services.chain.assetId(asString(a)), await services.chain.assetId(asString(b))];
-    session.subs.markets.delete(marketKey(ia, ib));
+    services.subscriptions.unsubscribeMarket(session, marketOf(ia, ib));
     return null;
   },
 } satisfies HandlerTable<typeof databaseApi, 'front', FrontHandler>;

@@ -10,6 +10,11 @@
 // Payloads are built once per block and shared: a session whose accounts are concerned gets the
 // same bytes as every other such session, with its own callback id in front.
 //
+// Market subscriptions (subscribe_to_market) follow Core's database_api too: a session hears of each
+// fill_order of its market, `[op, result]` pairs in one notice per block (on_applied_block), and of
+// the market's limit orders in each batch: created and changed ones as objects, removed ones as ids
+// (handle_object_changed, enqueue_if_subscribed_to_market).
+//
 // This module is the whole of subscriptions but their API functions (src/handlers/subscriptions.ts):
 // each connection's state, the node-wide hub that fans out notices, and the notice text (also used
 // by broadcast callbacks). It knows sessions only as `Subscriber`s and knows nothing of the pool:
@@ -40,7 +45,7 @@ export class SessionSubscriptions {
     return (this.accountSet ??= new Set());
   }
 
-  /** "a:b" → callback, for subscribe_to_market (no market exists on this chain, so they never fire) */
+  /** "1.3.a:1.3.b" (the lower id first) → callback, for subscribe_to_market */
   get markets(): Map<string, bigint> {
     return (this.marketMap ??= new Map());
   }
@@ -86,6 +91,8 @@ export class SubscriptionHub {
   private readonly allCreations = new Set<Subscriber>();
   private readonly blockApplied = new Set<Subscriber>();
   private readonly pendingTransactions = new Set<Subscriber>();
+  /** market ("1.3.a:1.3.b") → sessions subscribed to it */
+  private readonly byMarket = new Map<string, Set<Subscriber>>();
 
   /** Sessions this hub holds in an index: each is forgotten when it closes. */
   private readonly tracked = new WeakSet<Subscriber>();
@@ -149,6 +156,18 @@ export class SubscriptionHub {
     this.pendingTransactions.add(s);
   }
 
+  /** subscribe_to_market: one callback per market and session, the last one given. */
+  subscribeMarket(s: Subscriber, market: string, cb: bigint): void {
+    this.track(s);
+    s.subs.markets.set(market, cb);
+    SubscriptionHub.add(this.byMarket, market, s);
+  }
+
+  unsubscribeMarket(s: Subscriber, market: string): void {
+    s.subs.markets.delete(market);
+    SubscriptionHub.remove(this.byMarket, market, s);
+  }
+
   private clearObjects(s: Subscriber): void {
     for (const id of s.subs.ids) SubscriptionHub.remove(this.byId, id, s);
     for (const a of s.subs.accounts) SubscriptionHub.remove(this.byAccount, a, s);
@@ -165,6 +184,7 @@ export class SubscriptionHub {
   cancelAll(s: Subscriber): void {
     this.clearObjects(s);
     s.subs.callback = undefined;
+    for (const market of s.subs.markets.keys()) SubscriptionHub.remove(this.byMarket, market, s);
     s.subs.markets.clear();
   }
 
@@ -176,10 +196,15 @@ export class SubscriptionHub {
   }
 
   onBlock(block: ProducedBlock): void {
-    const { changes } = block;
+    const { changes, market } = block;
+    // Core sends a block's fills (on_applied_block) before its object changes (notify_changed_objects).
+    if (this.byMarket.size > 0) this.marketFillNotices(market.fills);
     this.objectNotices(changes.created, changes.createdAccounts, changes.json, true);
+    this.marketObjectNotices(changes.created, market.orders, (id) => changes.json.get(id)!);
     this.objectNotices(changes.changed, changes.changedAccounts, changes.json, false);
-    if (changes.removed.length > 0) this.removedNotices(changes.removed);
+    this.marketObjectNotices(changes.changed, market.orders, (id) => changes.json.get(id)!);
+    if (changes.removed.length > 0) this.removedNotices(changes.removed, changes.removedAccounts);
+    this.marketObjectNotices(changes.removed, market.orders, (id) => JSON.stringify(id));
     if (this.blockApplied.size > 0) {
       const payload = JSON.stringify(block.blockId);
       for (const s of this.blockApplied) if (s.subs.blockAppliedCallback !== undefined) s.sendNotice(notice(s.subs.blockAppliedCallback, payload));
@@ -220,12 +245,40 @@ export class SubscriptionHub {
     }
   }
 
-  private removedNotices(ids: readonly string[]): void {
+  /** Removed objects, as ids: to sessions that asked for all removals, or for an account the batch concerns (the whole batch), or for some of the ids. */
+  private removedNotices(ids: readonly string[], accounts: ReadonlySet<number>): void {
     const payload = JSON.stringify(ids);
-    for (const s of this.allCreations) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, payload));
+    const whole = new Set<Subscriber>(this.allCreations);
+    for (const a of accounts) for (const s of this.byAccount.get(a) ?? []) whole.add(s);
+    for (const s of whole) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, payload));
     const partial = new Map<Subscriber, string[]>();
-    for (const id of ids) for (const s of this.byId.get(id) ?? []) if (!this.allCreations.has(s)) (partial.get(s) ?? partial.set(s, []).get(s)!).push(id);
+    for (const id of ids) for (const s of this.byId.get(id) ?? []) if (!whole.has(s)) (partial.get(s) ?? partial.set(s, []).get(s)!).push(id);
     for (const [s, list] of partial) if (s.subs.callback !== undefined) s.sendNotice(notice(s.subs.callback, JSON.stringify(list)));
+  }
+
+  /** One notice per subscribed market with the block's fills in it: `[[op, result], …]`. */
+  private marketFillNotices(fills: readonly { market: string; json: string }[]): void {
+    const byMarket = new Map<string, string[]>();
+    for (const f of fills) if (this.byMarket.has(f.market)) (byMarket.get(f.market) ?? byMarket.set(f.market, []).get(f.market)!).push(f.json);
+    for (const [market, list] of byMarket) this.sendToMarket(market, `[${list.join(',')}]`);
+  }
+
+  /** One notice per subscribed market with a batch's limit orders of that market (objects, or ids when removed). */
+  private marketObjectNotices(ids: readonly string[], markets: ReadonlyMap<string, string>, text: (id: string) => string): void {
+    if (this.byMarket.size === 0) return;
+    const byMarket = new Map<string, string[]>();
+    for (const id of ids) {
+      const market = markets.get(id);
+      if (market !== undefined && this.byMarket.has(market)) (byMarket.get(market) ?? byMarket.set(market, []).get(market)!).push(text(id));
+    }
+    for (const [market, list] of byMarket) this.sendToMarket(market, `[${list.join(',')}]`);
+  }
+
+  private sendToMarket(market: string, payload: string): void {
+    for (const s of this.byMarket.get(market) ?? []) {
+      const cb = s.subs.markets.get(market);
+      if (cb !== undefined) s.sendNotice(notice(cb, payload));
+    }
   }
 
   /** For tests and metrics. */

@@ -10,7 +10,7 @@ import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } 
 import type { OperationJson } from '../../src/chain/evaluators.js';
 import { parseFcTime, fcTime } from '../../src/chain/fc-json.js';
 import { privateKeyFromWif } from '../../src/chain/keys.js';
-import { accountCreateOp, assetCreateOp, assetIssueOp, transferOp } from '../../src/chain/operations.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCancelOp, limitOrderCreateOp, transferOp } from '../../src/chain/operations.js';
 import { startTestNode, type TestNode } from './node.js';
 
 /** Graphene's well-known development key: nathan's keys and the devnet's block signing key. */
@@ -68,4 +68,8 @@ export const op = {
   accountCreate: (name: string, key = DEV_PUB, registrar = '1.2.6'): OperationJson => accountCreateOp(name, key, registrar),
   assetCreate: (symbol: string, issuer = '1.2.6', precision = 4, maxSupply: string | number = '1000000000000000'): OperationJson => assetCreateOp(symbol, issuer, { precision, maxSupply }),
   assetIssue: (assetId: string, to: string, amount: number | string, issuer = '1.2.6'): OperationJson => assetIssueOp(issuer, assetId, to, amount),
+  /** seller sells `sell` [amount, asset id] for at least `receive` [amount, asset id] */
+  limitOrderCreate: (seller: string, sell: [number | string, string], receive: [number | string, string], o: { expiration?: string; fillOrKill?: boolean } = {}): OperationJson =>
+    limitOrderCreateOp(seller, sell[0], sell[1], receive[0], receive[1], o),
+  limitOrderCancel: (seller: string, order: string): OperationJson => limitOrderCancelOp(seller, order),
 };

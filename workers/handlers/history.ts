@@ -86,6 +86,16 @@ function newestOpAtOrBefore(ctx: WorkerContext, time: number): number | undefine
   return lo;
 }
 
+/** Writes the objects space.type.i for the given instances, in order. */
+function writeObjectsOf(ctx: WorkerContext, out: ReplyWriter, space: number, type: number, instances: readonly number[]): void {
+  out.text('[');
+  instances.forEach((i, n) => {
+    if (n > 0) out.text(',');
+    out.raw(ctx.store.objects.getBinaryFast([space, type, i])!);
+  });
+  out.text(']');
+}
+
 /** Writes the 1.11.x objects with the given instances, in order. */
 function writeOps(ctx: WorkerContext, out: ReplyWriter, instances: readonly number[]): void {
   out.text('[');
@@ -291,27 +301,35 @@ export const historyHandlers = {
     writeOps(ctx, out, found);
   },
 
-  // The market_history plugin's calls. This node serves them as Core does with the plugin enabled
-  // (login.get_config says so) on a chain without markets: arguments and limits are checked, assets
-  // must exist, and there is no history to return.
-  get_fill_order_history(ctx, [a, b, limit], out) {
+  // The market_history plugin's calls (api.cpp), from the plugin's objects in the store
+  // (src/chain/market-history.ts): assets are resolved (throwing), and the pair is ordered by id.
+  get_fill_order_history(ctx, [a, b, limitArg], out) {
     const base = asString(a);
     const quote = asString(b);
-    asUint32(limit);
-    resolveAsset(ctx, base, true);
-    resolveAsset(ctx, quote, true);
-    answerNothing(out, 'history', 'get_fill_order_history');
+    // Core puts no api-limit on this call: the plugin keeps at most its records per market.
+    const limit = asUint32(limitArg);
+    const ia = resolveAsset(ctx, base, true)!;
+    const ib = resolveAsset(ctx, quote, true)!;
+    const [lo, hi] = ia < ib ? [ia, ib] : [ib, ia];
+    const found: number[] = [];
+    if (limit > 0) for (const { value } of ctx.store.fillHistory.getRange({ start: [lo, hi, Number.MAX_SAFE_INTEGER], end: [lo, hi], reverse: true, limit })) found.push(value);
+    writeObjectsOf(ctx, out, 5, 0, found);
   },
 
-  get_market_history(ctx, [a, b, bucketSeconds, start, end], out) {
+  get_market_history(ctx, [a, b, bucketSeconds, startArg, endArg], out) {
     const base = asString(a);
     const quote = asString(b);
-    asUint32(bucketSeconds);
-    asTime(start);
-    asTime(end);
-    resolveAsset(ctx, base, true);
-    resolveAsset(ctx, quote, true);
-    answerNothing(out, 'history', 'get_market_history');
+    const seconds = asUint32(bucketSeconds);
+    const start = asTime(startArg);
+    const end = asTime(endArg);
+    const ia = resolveAsset(ctx, base, true)!;
+    const ib = resolveAsset(ctx, quote, true)!;
+    const [lo, hi] = ia < ib ? [ia, ib] : [ib, ia];
+    // At most api_limit_get_market_history buckets, without an error: the page simply ends there.
+    const limit = ctx.config.apiLimits.api_limit_get_market_history;
+    const found: number[] = [];
+    if (start <= end && limit > 0) for (const { value } of ctx.store.buckets.getRange({ start: [lo, hi, seconds, start], end: [lo, hi, seconds, end + 1], limit })) found.push(value);
+    writeObjectsOf(ctx, out, 5, 1, found);
   },
 
   get_market_history_buckets(_ctx, _params, out) {

@@ -1,5 +1,5 @@
-// orders_api (reference §4.8). Its data comes from the grouped_orders plugin, which this node does
-// not have; the handlers in workers/handlers/orders.ts answer as Core does without it.
+// orders_api (reference §4.8). Its data comes from the grouped_orders plugin; the handlers in
+// workers/handlers/orders.ts answer as Core does with it, from the limit orders in the store.
 import { defineApiSet, method, opt, req } from '../types.js';
 
 export const ordersApi = defineApiSet({

@@ -89,7 +89,16 @@ export const accountHandlers = {
       }
       out.text(',"balances":');
       writeObjects(ctx, out, balances.map((b) => [2, 5, b.instance] as Key));
-      out.text(',"vesting_balances":[],"limit_orders":[],"call_orders":[],"settle_orders":[],"proposals":[]');
+      // The account's limit orders by id (by_account), at most the list limit.
+      const orders: Key[] = [];
+      for (const [, o] of ctx.store.accountOrders.getKeys({ start: [instance, 0], end: [instance + 1], limit: listLimit + 1 })) orders.push([1, 7, o]);
+      if (orders.length > listLimit) {
+        orders.length = listLimit;
+        more.limit_orders = true;
+      }
+      out.text(',"vesting_balances":[],"limit_orders":');
+      writeObjects(ctx, out, orders);
+      out.text(',"call_orders":[],"settle_orders":[],"proposals":[]');
       const issued = assetsIssuedBy(ctx, instance);
       if (issued.length > listLimit) {
         issued.length = listLimit;

@@ -5,8 +5,9 @@
 // argument fails before any lookup or limit check.
 //
 // This node behaves as Core with the api_helper_indexes and market_history plugins enabled (it has
-// the key and account reference indexes), on a chain without markets, pools, funds, credit offers,
-// HTLCs, tickets, withdraw permissions, workers, proposals, committee members or blinded balances:
+// the key and account reference indexes, limit orders and the market history), on a chain without
+// market-issued assets, pools, funds, credit offers, HTLCs, tickets, withdraw permissions, workers,
+// proposals, committee members or blinded balances:
 // those calls keep Core's argument and limit checks and answer "nothing", as src/api/unkept.ts lists
 // them (README, "Functions about subsystems this chain does not have").
 import type { databaseApi } from '../../../src/api/sets/database.js';
