@@ -116,6 +116,8 @@ export interface Config {
   readonly maxBufferedBytes: number;
   /** pings a WebSocket client may send per second; more close the connection (1008) */
   readonly wsMaxPingsPerSecond: number;
+  /** bytes that must stay free on the data directory's disk for a block to be written; 0: not checked */
+  readonly minFreeDiskBytes: number;
   /** bytes a WebSocket client may leave unread before its pool calls wait for it to read */
   readonly maxUnreadBytesPerConnection: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -232,6 +234,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'trusted-proxies', key: 'trustedProxies', kind: { type: 'list' }, default: '', help: 'Comma-separated peer addresses (load balancers) whose X-Forwarded-For header names the client address' },
   { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed; 0 disables (pings are sent automatically)' },
   { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
+  { name: 'min-free-disk-bytes', key: 'minFreeDiskBytes', kind: { type: 'int', min: 0, max: 2 ** 52 }, default: String(64 * 1024 * 1024), help: 'Bytes that must stay free on the data directory\'s disk; below it blocks are not written and transactions get error -32015 until space returns (0: not checked); reloads on SIGHUP' },
   { name: 'ws-max-pings-per-second', key: 'wsMaxPingsPerSecond', kind: { type: 'int', min: 1, max: 100_000 }, default: '10', help: 'WebSocket ping frames a client may send per second (uWebSockets.js answers each with a pong); a client over it is disconnected with close code 1008' },
   { name: 'max-unread-bytes-per-connection', key: 'maxUnreadBytesPerConnection', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Bytes of replies a WebSocket client may leave unread; beyond it none of its calls that need the worker pool run until it reads (they wait, counted in --max-pending-calls-per-connection)' },
   { name: 'max-buffered-bytes', key: 'maxBufferedBytes', kind: { type: 'int', min: 64 * 1024, max: 64 * 1024 * 1024 * 1024 }, default: String(256 * 1024 * 1024), help: 'Bytes the node holds for slow readers in all (WebSocket queues and unsent HTTP replies); over it, connections holding more than their share are closed and heavy calls get error -32010' },

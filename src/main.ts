@@ -131,7 +131,9 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness 1.6.0 expects blocks signed by ${witnessKey}`);
   }
   const producerLog = log.child({ component: 'producer' });
-  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog);
+  // The one option a reload changes beyond the log level: read at each block.
+  let minFreeDiskBytes = config.minFreeDiskBytes;
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => minFreeDiskBytes });
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 
@@ -236,8 +238,9 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       log.level = next.logLevel;
       for (const l of components) l.level = next.logLevel;
     }
+    if (applied.includes('min-free-disk-bytes')) minFreeDiskBytes = next.minFreeDiskBytes;
     if (applied.length > 0) {
-      running = { ...running, logLevel: next.logLevel };
+      running = { ...running, logLevel: next.logLevel, minFreeDiskBytes: next.minFreeDiskBytes };
       log.info({ options: applied }, 'options reloaded');
     }
     if (needRestart.length > 0) log.warn({ options: needRestart }, 'options changed in the configuration take effect only after a restart; the running values stay');
@@ -273,13 +276,14 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
 }
 
 /**
- * Options a running node takes from a reload (SIGHUP). Only the log level: every other option is
+ * Options a running node takes from a reload (SIGHUP): the log level, and the free space blocks need
+ * (read at each block). Every other option is
  * read into the pipeline, the transport, the worker threads or the store when the node starts, so a
  * new value would apply to some parts and not others; those are reported as needing a restart. (The
  * access file is reloaded separately, and also when it changes on disk.) Worker threads keep the log
  * level they started with: they log only faults.
  */
-export const RELOADABLE_OPTIONS: ReadonlySet<string> = new Set(['log-level']);
+export const RELOADABLE_OPTIONS: ReadonlySet<string> = new Set(['log-level', 'min-free-disk-bytes']);
 
 /** The names of the options whose values differ between two configurations. */
 export function changedOptions(a: Config, b: Config): string[] {

@@ -1,17 +1,18 @@
-// When the store refuses to write a block (a full disk, a full map, an I/O error): the refusal is
-// logged as an error, /ready answers 503 saying why, transactions are refused with -32015 while reads
-// are served, production resumes by itself once writes succeed again, and the chain has neither a gap
-// nor a partial block.
+// When blocks cannot be written (a full disk, a full map, an I/O error): the refusal is logged as
+// an error, /ready answers 503 saying why, transactions are refused with -32015 while reads are
+// served, production resumes by itself once space returns, and the chain has neither a gap nor a
+// partial block.
 //
-// The refusals are real ones, not a stand-in for the store: the process's file size limit
-// (RLIMIT_FSIZE, set from outside with util-linux's prlimit) is lowered to 0, so every page LMDB writes
-// fails in the kernel with EFBIG, exactly where a full disk fails with ENOSPC; raising the limit again
-// is the space coming back. Node ignores SIGXFSZ, so the process lives on. The limit is set on the
-// node's child process, or (for the producer alone) on this test process for the length of one
-// serial test.
+// The full disk is a real one as the node sees it: before each block the node reads the data
+// directory's free space (statfs) and refuses the block below --min-free-disk-bytes, so the tests set
+// that bound above the disk's real free space and then lower it (in the child node, by a reload).
+// Failures LMDB itself reports are not provoked here: lmdb-js can be left with damaged native state
+// by a write the kernel refuses (a later crash in free(), seen with RLIMIT_FSIZE; kriszyp/lmdb-js#40),
+// which is why the node stops before that point; storeWriteError's naming of them is tested alone.
 import { parsePromText, valueOf } from './helpers/prom-text.js';
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { openChainStore, storeWriteError } from '../src/chain/store.js';
 import { BlockProducer, STORE_RETRY_FIRST_MS, STORE_RETRY_MAX_MS, storeRetryDelay } from '../src/chain/producer.js';
 import { ChainError } from '../src/chain/evaluators.js';
@@ -26,11 +27,6 @@ import { captureLogs } from './helpers/logs.js';
 import { httpPost, rpc } from './helpers/clients.js';
 import { signedTx } from './helpers/tx.js';
 import { tempDir } from './helpers/temp.js';
-
-/** Sets the soft file size limit of a process: '0' refuses every write into a file, 'unlimited' none. */
-const fileSizeLimit = (pid: number, soft: '0' | 'unlimited'): void => {
-  execFileSync('prlimit', ['--pid', String(pid), `--fsize=${soft}:`], { stdio: ['ignore', 'ignore', 'pipe'] });
-};
 
 test('storeWriteError names what LMDB and the system said, and nothing else', (t) => {
   const lmdb = (code: number, message: string) => Object.assign(new Error(message), { code });
@@ -54,7 +50,8 @@ test.serial('a block the store refuses leaves nothing behind, keeps the pending 
   const chain = makeChain(t);
   const key = privateKeyFromWif(DEV_WIF);
   const logs = captureLogs();
-  const producer = new BlockProducer(chain.store, key, 0, logs.log);
+  let minFree = 0;
+  const producer = new BlockProducer(chain.store, key, 0, logs.log, { dataDir: chain.dataDir, minFreeBytes: () => minFree });
   const read = (k: [number, number, number]) => JSON.parse(chain.store.objects.get(k)!.toString('utf8'));
   const fees = read([2, 0, 0]).parameters.current_fees as FeeSchedule;
   const tx = (amount: number) => signTransaction(chain.chainId, buildTransaction(headOf(read([2, 1, 0])), [op.transfer('1.2.6', '1.2.0', amount)], { expiresIn: 3600, fees }), [key]);
@@ -64,21 +61,18 @@ test.serial('a block the store refuses leaves nothing behind, keeps the pending 
   const pendingId = producer.push(tx(1000));
   t.true(producer.storeWritable);
 
-  fileSizeLimit(process.pid, '0');
-  let refused: RpcError | undefined;
-  try {
-    refused = t.throws(() => producer.produce(at()), { instanceOf: RpcError });
-    // A second attempt is refused too, and counted.
-    t.throws(() => producer.produce(at()), { instanceOf: RpcError });
-  } finally {
-    fileSizeLimit(process.pid, 'unlimited');
-  }
-  t.is(refused!.wire.code, -32015);
-  t.is(refused!.wire.message, 'Transactions are not accepted now: the node cannot write blocks (the store refused the last block: EFBIG (File too large))');
+  // More free space asked for than any disk has: the disk is full as far as blocks go.
+  minFree = 2 ** 52;
+  const refused = t.throws(() => producer.produce(at()), { instanceOf: RpcError }) as RpcError;
+  // A second attempt is refused too, and counted.
+  t.throws(() => producer.produce(at()), { instanceOf: RpcError });
+  t.is(refused.wire.code, -32015);
+  t.regex(refused.wire.message, /^Transactions are not accepted now: the node cannot write blocks \(the store refused the last block: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)\)$/);
   t.false(producer.storeWritable);
-  t.like(producer.blockWriteFailure, { error: 'EFBIG (File too large)', attempts: 2 });
+  t.like(producer.blockWriteFailure, { attempts: 2 });
+  t.regex(producer.blockWriteFailure!.error, /^ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)$/);
   const logged = logs.lines.find((l) => String(l.msg).startsWith('block write failed:'));
-  t.like(logged, { level: 50, error: 'EFBIG (File too large)', block: 2 });
+  t.like(logged, { level: 50, block: 2 });
   t.like(logs.lines.find((l) => l.msg === 'block write failed again'), { level: 50, attempts: 2 });
   // Nothing of block 2 is in the store; the transaction is still pending; new ones are refused.
   t.is(read([2, 1, 0]).head_block_number, 1);
@@ -88,7 +82,8 @@ test.serial('a block the store refuses leaves nothing behind, keeps the pending 
   t.is(producer.pendingCount, 1);
   t.is((t.throws(() => producer.push(tx(2000)), { instanceOf: RpcError }) as RpcError).wire.code, -32015);
 
-  // Writes succeed again: the next block carries the transaction kept pending, and all is as before.
+  // Space returns: the next block carries the transaction kept pending, and all is as before.
+  minFree = 0;
   const block = producer.produce(at());
   t.is(block.blockNum, 2);
   t.deepEqual(block.transactionIds, [pendingId]);
@@ -103,7 +98,10 @@ test.serial('a block the store refuses leaves nothing behind, keeps the pending 
 test.serial('a node whose store refuses blocks says so in /ready, refuses transactions, serves reads, and resumes by itself without a gap', async (t) => {
   const dataDir = tempDir(t, 'graphene-rpc-store-errors-');
   // Readiness must give the store as the reason, not the head's age.
-  const node = await serveChild(['--data-dir', dataDir, '--block-interval', '1', '--workers', '1', '--ready-max-head-age', '3600']);
+  // The free-space bound comes from a config file, so that a reload (SIGHUP) can move it.
+  const ini = path.join(tempDir(t), 'node.ini');
+  writeFileSync(ini, 'min-free-disk-bytes = 0\n');
+  const node = await serveChild(['--config', ini, '--data-dir', dataDir, '--block-interval', '1', '--workers', '1', '--ready-max-head-age', '3600']);
   const { child, httpUrl: url, port } = node;
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -117,16 +115,18 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   // Signed while the node can still say what its head is; broadcast while it cannot write.
   const trx = await signedTx(url, [op.transfer('1.2.6', '1.2.0', 1234)], [DEV_WIF]);
 
-  fileSizeLimit(child.pid!, '0');
+  // The disk is now "full": more free space is asked for than it has.
+  writeFileSync(ini, `min-free-disk-bytes = ${2 ** 52}\n`);
+  child.kill('SIGHUP');
   const failed = await node.line((l) => String(l.msg).startsWith('block write failed:'), 'the refused block write');
   t.is(failed.level, 50);
-  t.is(failed.error, 'EFBIG (File too large)');
+  t.regex(String(failed.error), /^ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)$/);
   const head = (failed.block as number) - 1;
 
   const notReady = await ready();
   t.is(notReady.status, 503);
   t.false(notReady.body.ready);
-  t.regex(notReady.body.reason ?? '', /^blocks cannot be written: EFBIG \(File too large\) \(for \d+ s, \d+ attempts\)$/);
+  t.regex(notReady.body.reason ?? '', /^blocks cannot be written: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\) \(for \d+ s, \d+ attempts\)$/);
   t.is(notReady.body.headBlockNumber, head);
   const writable = async () => valueOf(parsePromText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()), 'graphene_rpc_store_writable');
   t.is(await writable(), 0, 'the metric says so too');
@@ -134,10 +134,9 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   for (const method of ['broadcast_transaction', 'broadcast_transaction_synchronous']) {
     const reply = await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['network_broadcast', method, [trx]] }));
     t.is(reply.status, 503, method);
-    t.deepEqual(JSON.parse(reply.text).error, {
-      code: -32015,
-      message: 'Transactions are not accepted now: the node cannot write blocks (the store refused the last block: EFBIG (File too large))',
-    });
+    const error = JSON.parse(reply.text).error;
+    t.is(error.code, -32015);
+    t.regex(error.message, /^Transactions are not accepted now: the node cannot write blocks \(the store refused the last block: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)\)$/);
   }
   // Reads are served from what is written.
   t.is((await rpc(url, 'database', 'get_accounts', [['nathan']])).result[0].name, 'nathan');
@@ -146,7 +145,9 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   await node.line((l) => l.msg === 'block write failed again', 'a retry');
   t.is((await rpc(url, 'database', 'get_dynamic_global_properties', [])).result.head_block_number, head);
 
-  fileSizeLimit(child.pid!, 'unlimited');
+  // Space returns.
+  writeFileSync(ini, 'min-free-disk-bytes = 0\n');
+  child.kill('SIGHUP');
   const resumed = await node.line((l) => l.msg === 'block writes resumed', 'production resuming', 60_000);
   t.is(resumed.block, head + 1);
   const back = await ready();
@@ -159,7 +160,8 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   // Stop the node, then read the store it left: every block, each with its index entries, linked to
   // the one before, and nothing after the head.
   child.kill('SIGTERM');
-  t.is(await new Promise((resolve) => child.once('exit', (code) => resolve(code))), 0);
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  t.deepEqual(exit, { code: 0, signal: null }, node.stderr().slice(-2000));
   const store = openChainStore(dataDir);
   t.teardown(() => store.close());
   const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString());

@@ -13,6 +13,7 @@
 // slots with the first block written.
 
 import { EventEmitter } from 'node:events';
+import { statfsSync } from 'node:fs';
 import { storeWriteError, type ChainStore } from './store.js';
 import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
 import { validateTransaction } from './validate.js';
@@ -49,6 +50,27 @@ export interface BlockWriteFailure {
   readonly attempts: number;
 }
 
+/**
+ * The disk under the store, looked at before each block is written. Below `minFreeBytes` free, the
+ * block is refused as a full disk refuses it, without asking LMDB: a write LMDB itself fails with
+ * ENOSPC can leave lmdb-js' native state damaged (kriszyp/lmdb-js#40: a crash later in the process),
+ * so the node stops short of it.
+ */
+export interface DiskWatch {
+  readonly dataDir: string;
+  /** bytes that must stay free (--min-free-disk-bytes; read at each block, so a reload applies at once) */
+  readonly minFreeBytes: () => number;
+}
+
+/** Why the disk is too full for a block, or undefined when it is not. */
+export function diskTooFull(disk: DiskWatch): string | undefined {
+  const min = disk.minFreeBytes();
+  if (min <= 0) return undefined;
+  const s = statfsSync(disk.dataDir);
+  const free = s.bavail * s.bsize;
+  return free < min ? `ENOSPC (${Math.floor(free / 1024 / 1024)} MiB free, under --min-free-disk-bytes)` : undefined;
+}
+
 /** ms to wait before the next attempt after `attempts` refused writes in a row. */
 export const storeRetryDelay = (attempts: number): number => Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1));
 
@@ -69,6 +91,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     private readonly signingKey: Uint8Array,
     private readonly intervalSeconds: number,
     private readonly log: Logger,
+    /** the disk to look at before each block (none: only LMDB's own refusals count) */
+    private readonly disk?: DiskWatch,
   ) {
     super();
     this.signingPublicKey = publicKeyOf(signingKey);
@@ -178,6 +202,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     const included = this.pending.filter((p) => parseFcTime(p.trx.expiration) >= timestamp);
     /** Applies a block; a write the store refuses is recorded and thrown as -32015. */
     const write = (transactions: readonly SignedTransactionJson[]): AppliedBlock => {
+      const full = this.disk ? diskTooFull(this.disk) : undefined;
+      if (full !== undefined) throw this.writeRefused(undefined, full, blockNum);
       try {
         return applyBlock(this.store, { timestamp, transactions }, this.signingKey);
       } catch (err) {
