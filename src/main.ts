@@ -102,6 +102,10 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
 }
 
 async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
+  // The configuration in force: what start-up read, with what reloads (SIGHUP) have applied. The
+  // parts that read a reloadable option at each use are given `live`, which always shows it.
+  let running: Config = config;
+  const live = liveConfig(() => running);
   // Everything that can refuse to start does so before anything listens.
   const policy = loadPolicy(config, log, 'using');
   // witness_node reads --server-pem only with --rpc-tls-endpoint; say so rather than ignore it in silence.
@@ -175,10 +179,15 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   });
   producer.on('pending', (trx) => subscriptions.onPendingTransaction(trx));
   producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const scheduler = (parts.scheduler = fairScheduler(pool, { maxQueued: config.maxQueuedCalls, timing: metrics.poolTiming }));
-  const login: LoginServices = { policy, throttle: loginThrottle(config), users: new UserSessions(), failures: metrics.failedLogins };
+  const scheduler = (parts.scheduler = fairScheduler(pool, {
+    get maxQueued() {
+      return running.maxQueuedCalls;
+    },
+    timing: metrics.poolTiming,
+  }));
+  const login: LoginServices = { policy, throttle: loginThrottle(live), users: new UserSessions(), failures: metrics.failedLogins };
   const services: Services = {
-    config,
+    config: live,
     login,
     producer,
     confirmations,
@@ -188,7 +197,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     storeChanged: () => pool.storeChanged(),
     log,
   };
-  const pipeline = buildPipeline({ config, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls });
+  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls });
   let closing: Promise<void> | undefined;
   let server: RpcServer;
   try {
@@ -200,7 +209,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
       closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
     };
-    server = await startServer(config, log, connections(config, login, pipeline, log, metrics), buffered, probes, monitor, pem);
+    server = await startServer(config, log, connections(live, login, pipeline, log, metrics), buffered, probes, monitor, pem);
     parts.server = server;
   } catch (err) {
     await pool.close();
@@ -228,8 +237,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   };
   // The loggers made at start, whose level a reload sets too (sessions follow the root on their own).
   const components = [producerLog, poolLog];
-  // The configuration in force: what start-up read, with what reloads have applied.
-  let running: Config = config;
   const reloadOptions = (next: Config) => {
     const changed = changedOptions(running, next);
     const applied = changed.filter((name) => RELOADABLE_OPTIONS.has(name));
@@ -240,7 +247,12 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     }
     if (applied.includes('min-free-disk-bytes')) minFreeDiskBytes = next.minFreeDiskBytes;
     if (applied.length > 0) {
-      running = { ...running, logLevel: next.logLevel, minFreeDiskBytes: next.minFreeDiskBytes };
+      const taken: Record<string, unknown> = { ...running };
+      for (const name of applied) {
+        const key = OPTIONS.find((o) => o.name === name)!.key;
+        taken[key] = (next as unknown as Record<string, unknown>)[key];
+      }
+      running = Object.freeze(taken) as unknown as Config;
       log.info({ options: applied }, 'options reloaded');
     }
     if (needRestart.length > 0) log.warn({ options: needRestart }, 'options changed in the configuration take effect only after a restart; the running values stay');
@@ -276,14 +288,34 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
 }
 
 /**
- * Options a running node takes from a reload (SIGHUP): the log level, and the free space blocks need
- * (read at each block). Every other option is
+ * Options a running node takes from a reload (SIGHUP): the log level, the free space blocks need
+ * (read at each block), and the per-call limits the front end reads at each call. Every other option is
  * read into the pipeline, the transport, the worker threads or the store when the node starts, so a
  * new value would apply to some parts and not others; those are reported as needing a restart. (The
  * access file is reloaded separately, and also when it changes on disk.) Worker threads keep the log
  * level they started with: they log only faults.
  */
-export const RELOADABLE_OPTIONS: ReadonlySet<string> = new Set(['log-level', 'min-free-disk-bytes']);
+export const RELOADABLE_OPTIONS: ReadonlySet<string> = new Set([
+  'log-level',
+  'min-free-disk-bytes',
+  // read at each call by the pipeline's layers, the connection, the scheduler and the login throttle
+  'max-json-depth',
+  'max-pending-calls-per-connection',
+  'max-queued-calls',
+  'call-budget-ms',
+  'max-ids-per-call',
+  'max-calls-per-second',
+  'max-unread-bytes-per-connection',
+  'login-failures-before-delay',
+  'login-delay-max-ms',
+]);
+
+/** A Config whose every field is read from `current()` when it is read: the running configuration. */
+function liveConfig(current: () => Config): Config {
+  const view = {};
+  for (const key of Object.keys(current())) Object.defineProperty(view, key, { get: () => (current() as unknown as Record<string, unknown>)[key], enumerable: true });
+  return Object.freeze(view) as Config;
+}
 
 /** The names of the options whose values differ between two configurations. */
 export function changedOptions(a: Config, b: Config): string[] {

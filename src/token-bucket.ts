@@ -14,9 +14,12 @@ export class TokenBucket {
     this.last = now;
   }
 
-  /** Takes one call's token at `now` (ms); false when none is left. */
-  take(now: number): boolean {
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) * this.perSecond) / 1000);
+  /**
+   * Takes one call's token at `now` (ms); false when none is left. `perSecond` replaces the rate the
+   * bucket was made with (a limit reloaded on SIGHUP applies to buckets already made).
+   */
+  take(now: number, perSecond = this.perSecond): boolean {
+    this.tokens = Math.min(perSecond, this.tokens + ((now - this.last) * perSecond) / 1000);
     this.last = now;
     if (this.tokens < 1) return false;
     this.tokens -= 1;

@@ -369,10 +369,10 @@ test('first start writes <data-dir>/config.ini with every option commented out; 
   t.regex(shown.stdout, /^workers += 1 +# command line$/m);
 });
 
-test('SIGHUP applies a new log level at once and names the changed options that need a restart; the node keeps serving', async (t) => {
+test('SIGHUP applies the log level and the per-call limits at once, names the changed options that need a restart, and refuses an invalid file; the node keeps serving', async (t) => {
   const dir = tempDir(t);
   const ini = path.join(dir, 'node.ini');
-  writeFileSync(ini, 'log-level = info\nmax-calls-per-second = 2000\n');
+  writeFileSync(ini, 'log-level = info\nmax-calls-per-second = 2000\nws-idle-timeout = 120\n');
   const port = await freePort();
   const child = start(t, ['serve', '--config', ini, '--data-dir', path.join(dir, 'data'), '--rpc-endpoint', `127.0.0.1:${port}`, '--block-interval', '0', '--workers', '1']);
   const log = logLines(child);
@@ -380,14 +380,29 @@ test('SIGHUP applies a new log level at once and names the changed options that 
   const call = () => fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}' }).then((r) => r.json() as Promise<{ result?: string }>);
   t.is(typeof (await call()).result, 'string');
   t.false(log.lines.some((l) => l.msg === 'served'), 'at info no served lines');
-  writeFileSync(ini, 'log-level = debug\nmax-calls-per-second = 5\n');
+  // A WebSocket connection open before the reload: its rate limit changes with the option.
+  const WebSocket = (await import('ws')).default;
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
+  ws.on('error', () => undefined);
+  t.teardown(() => ws.terminate());
+  await new Promise((r) => ws.once('open', r));
+  const replies: { error?: { code: number; message: string } }[] = [];
+  ws.on('message', (m: Buffer) => replies.push(JSON.parse(m.toString())));
+
+  writeFileSync(ini, 'log-level = debug\nmax-calls-per-second = 5\nws-idle-timeout = 90\n');
   child.kill('SIGHUP');
   const reloaded = await log.until((l) => l.msg === 'options reloaded');
-  t.deepEqual(reloaded.options, ['log-level']);
+  t.deepEqual([...(reloaded.options as string[])].sort(), ['log-level', 'max-calls-per-second']);
   const restart = await log.until((l) => typeof l.msg === 'string' && l.msg.startsWith('options changed in the configuration take effect only after a restart'));
-  t.deepEqual(restart.options, ['max-calls-per-second']);
+  t.deepEqual(restart.options, ['ws-idle-timeout']);
   t.is(typeof (await call()).result, 'string');
   await log.until((l) => l.msg === 'served');
+  for (let i = 0; i < 30; i++) ws.send(JSON.stringify({ id: i, method: 'get_chain_id', params: [] }));
+  const deadline = Date.now() + 10_000;
+  while (replies.length < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const limited = replies.filter((r) => r.error?.code === -32013);
+  t.true(limited.length >= 20, `${limited.length} of 30 over the reloaded rate`);
+  t.is(limited[0]!.error!.message, 'Too many calls (5 per second on this connection: --max-calls-per-second)');
   // An invalid file is refused: the options in force stay, and the node serves on.
   writeFileSync(ini, 'log-level = loud\n');
   child.kill('SIGHUP');

@@ -36,11 +36,12 @@ export function loginThrottle(config: Pick<Config, 'loginFailuresBeforeDelay' | 
   const counter = () => new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: LOGIN_FAILURE_WINDOW_S });
   const byAddress = counter();
   const byUser = counter();
-  const free = config.loginFailuresBeforeDelay;
+  // The options are read at each attempt: they reload on SIGHUP.
   return {
     async delayFor(address, user) {
       const [a, u] = await Promise.all([byAddress.get(addressKey(address)), byUser.get(userKey(user))]);
       const failures = Math.max(a?.consumedPoints ?? 0, u?.consumedPoints ?? 0);
+      const free = config.loginFailuresBeforeDelay;
       if (failures < free) return 0;
       return Math.min(config.loginDelayMaxMs, LOGIN_FIRST_DELAY_MS * 2 ** Math.min(30, failures - free));
     },

@@ -70,8 +70,8 @@ class PipelineConnection implements Connection {
   constructor(
     private readonly session: Session,
     private readonly pipeline: Pipeline,
-    private readonly closeAt: number,
-    private readonly maxUnread: number,
+    /** the node's options, read at each use (the limits here reload on SIGHUP) */
+    private readonly config: Pick<Config, 'maxPendingCallsPerConnection' | 'maxUnreadBytesPerConnection'>,
   ) {}
 
   get log(): Logger {
@@ -93,7 +93,7 @@ class PipelineConnection implements Connection {
     // Behind a login in progress, the request runs once it is done (in arrival order).
     const held = session.held;
     session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call));
-    return session.transport === 'http' || session.pending < this.closeAt;
+    return session.transport === 'http' || session.pending < this.config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
   }
 
   refuse(error: WireError): void {
@@ -101,7 +101,7 @@ class PipelineConnection implements Connection {
   }
 
   unread(bytes: number): void {
-    const paused = bytes > this.maxUnread;
+    const paused = bytes > this.config.maxUnreadBytesPerConnection;
     if (paused === this.session.isPaused) return;
     this.session.isPaused = paused;
     if (paused) this.session.log.info({ unread: bytes }, 'client does not read its replies; its calls wait');
@@ -117,7 +117,6 @@ class PipelineConnection implements Connection {
 export type ConnectionMetrics = Pick<NodeMetrics, 'connectionsOpened' | 'notices' | 'sessionOpened'>;
 
 export function connections(config: Config, login: LoginServices, pipeline: Pipeline, log: Logger, metrics?: ConnectionMetrics): ConnectionFactory {
-  const closeAt = config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
   return (transport, credentials, address, sink) => {
     const session = new Session(transport, address, config.loginApiVariant, log, sink, metrics?.notices);
     if (metrics) {
@@ -143,6 +142,6 @@ export function connections(config: Config, login: LoginServices, pipeline: Pipe
         ),
       );
     }
-    return new PipelineConnection(session, pipeline, closeAt, config.maxUnreadBytesPerConnection);
+    return new PipelineConnection(session, pipeline, config);
   };
 }

@@ -38,7 +38,6 @@ const UNBOUNDED: {
 };
 
 export function limitLists(config: Pick<Config, 'maxIdsPerCall'>): Layer {
-  const max = config.maxIdsPerCall;
   const table = UNBOUNDED as Readonly<Record<string, Readonly<Record<string, readonly [number, string]>>>>;
   return (call, next) => {
     const t = call.target!;
@@ -46,6 +45,8 @@ export function limitLists(config: Pick<Config, 'maxIdsPerCall'>): Layer {
     const entry = set && Object.hasOwn(set, t.method) ? set[t.method] : undefined;
     if (entry) {
       const list = t.args[entry[0]];
+      // Read at each call: the option reloads on SIGHUP.
+      const max = config.maxIdsPerCall;
       if (Array.isArray(list) && list.length > max) {
         const error = new RpcError(
           assertError(

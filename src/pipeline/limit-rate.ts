@@ -17,16 +17,19 @@ export function limitRate(config: Pick<Config, 'maxCallsPerSecond'>): Layer {
   const perConnection = new WeakMap<Session, TokenBucket>();
   // By access entry ('*' or a listed user): bounded by the access file, whatever names clients invent.
   const perEntry = new Map<string, TokenBucket>();
-  const connectionOver = limitError(RPC.RATE_LIMITED, `${config.maxCallsPerSecond} per second on this connection: --max-calls-per-second`);
+  // The refusal, made once per rate: the rate is read at each call (it reloads on SIGHUP).
+  let over = { rate: NaN, error: limitError(RPC.RATE_LIMITED, '') };
+  const connectionOver = (rate: number) => (over.rate === rate ? over.error : (over = { rate, error: limitError(RPC.RATE_LIMITED, `${rate} per second on this connection: --max-calls-per-second`) }).error);
   return (call, next) => {
     const s = call.session;
     const now = performance.now();
+    const rate = config.maxCallsPerSecond;
     // HTTP sessions last one request: only WebSocket connections have a rate of their own.
-    if (config.maxCallsPerSecond > 0 && s.transport === 'ws') {
+    if (rate > 0 && s.transport === 'ws') {
       let bucket = perConnection.get(s);
-      if (!bucket) perConnection.set(s, (bucket = new TokenBucket(config.maxCallsPerSecond, now)));
-      if (!bucket.take(now)) {
-        call.outcome = { kind: 'error', error: connectionOver };
+      if (!bucket) perConnection.set(s, (bucket = new TokenBucket(rate, now)));
+      if (!bucket.take(now, rate)) {
+        call.outcome = { kind: 'error', error: connectionOver(rate) };
         return;
       }
     }
