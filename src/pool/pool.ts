@@ -69,7 +69,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     workerData: init,
     closeTimeout: opts.closeTimeoutMs ?? WORKER_CLOSE_TIMEOUT_MS,
   });
-  // A worker that dies is replaced by piscina; its task rejects (below) and its callers get -32603.
+  // A worker that dies is replaced by piscina; its task rejects (below): its calls run again one to a
+  // task, and the one that fails alone gets -32603.
   piscina.on('error', (err: unknown) => {
     log.error({ err }, 'worker thread failed; piscina replaces it');
     opts.onWorkerReplaced?.();
