@@ -4,6 +4,7 @@
 // ids and is registered before the reply is queued, so notices about those objects follow the reply.
 import { resultPrefix } from '../protocol/jsonrpc.js';
 import type { Scheduler } from '../pool/scheduler.js';
+import type { PoolTask } from '../protocol/thread-messages.js';
 import type { Target } from '../dispatch/route.js';
 import { handlerIn, type FrontTables } from '../api/registry.js';
 import type { FrontHandler, Services } from '../handlers/types.js';
@@ -59,7 +60,10 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
     // The access entry's call_budget_ms, for sessions logged in under one that has it.
     const budgetMs = session.limits.callBudgetMs ?? services.config.callBudgetMs;
     const deadline = Date.now() + budgetMs - (performance.now() - call.arrived);
-    const task = { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs };
+    // `subscribe` only when true: most calls do not, and every field crosses to the worker.
+    const task: PoolTask = subscribe
+      ? { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs }
+      : { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), deadline, budgetMs };
     return scheduler.submit(session, call.cost ?? 'light', task).then((answer) => {
       if (answer instanceof Uint8Array) {
         call.outcome = { kind: 'reply', bytes: answer };

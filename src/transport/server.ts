@@ -425,7 +425,8 @@ export async function startServer(
       refusedRequest(address);
       return write(413, invalidReply(protocolError(RPC.REQUEST_TOO_BIG)), true);
     }
-    const chunks: Buffer[] = [];
+    // Most bodies come in one chunk: that one is decoded straight from uWS' buffer, never copied.
+    let chunks: Buffer[] | undefined;
     let size = 0;
     res.onData((chunk, isLast) => {
       if (answered) return;
@@ -434,10 +435,12 @@ export async function startServer(
         refusedRequest(address);
         return write(413, invalidReply(protocolError(RPC.REQUEST_TOO_BIG)), true);
       }
-      // Chunks are neutered after this callback: copy.
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (!isLast) return;
-      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      if (!isLast) {
+        // Chunks are neutered after this callback: copy the ones kept for later.
+        (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+        return;
+      }
+      const text = chunks === undefined ? decoder.decode(chunk) : Buffer.concat([...chunks, Buffer.from(chunk)]).toString('utf8');
       const conn = newConnection('http', credentialsFrom(authorization), address, (reply) => {
         if (reply === null) write(204, undefined);
         else write(reply.status, reply.body);
