@@ -17,18 +17,13 @@
 import { API_SETS, GETTER_SETS } from '../src/api/registry.js';
 import type { MethodSpec } from '../src/api/types.js';
 import { invalidReply, parseInbound, resultReply } from '../src/protocol/jsonrpc.js';
+import { prng } from '../src/prng.js';
 
 /** A small fast seeded generator (mulberry32): the same seed gives the same frames. */
 export class Rng {
-  private s: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = prng(seed);
   }
   int(n: number): number {
     return Math.floor(this.next() * n);

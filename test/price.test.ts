@@ -20,20 +20,10 @@ import {
   type Price,
 } from '../src/chain/price.js';
 import { compareIndexKeys, overlayStore, type IndexKey, type StateStore } from '../src/chain/state-store.js';
+import { prng } from '../src/prng.js';
 
 const price = (b: bigint | number, q: bigint | number, ba = 0, qa = 1): Price => ({ base: { amount: BigInt(b), asset: ba }, quote: { amount: BigInt(q), asset: qa } });
 
-/** mulberry32, for reproducible random cases */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('price keys sort as Core compares prices, the highest first, equal prices equal, up to int64 amounts', (t) => {
   const random = prng(17);

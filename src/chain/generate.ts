@@ -24,6 +24,7 @@ import { encryptMemo } from './memo.js';
 import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCreateOp, transferOp } from './operations.js';
 import type { FeeSchedule } from './fees.js';
 import { buildTransaction, type UnsignedTransactionJson } from './transaction-builder.js';
+import { prng } from '../prng.js';
 
 export interface GenerateOptions {
   /** accounts to create, including the exchanges */
@@ -80,17 +81,6 @@ const ORDER_FEE_BOUND = 500_000;
 /** Share of orders that expire a few blocks after they are placed (the rest never do). */
 const EXPIRING_SHARE = 0.1;
 
-/** mulberry32: small, fast and deterministic; good enough to shape synthetic data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const accountName = (i: number): string => (i < EXCHANGES ? `exchange-${i + 1}` : `user-${i - EXCHANGES + 1}`);
 
