@@ -3,8 +3,8 @@
 // limits in the order each C++ body runs them.
 import { RpcError, assertError } from '../../../src/errors.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
-import { asString } from '../../../src/api/params.js';
-import { optTyped, optU32 } from './arguments.js';
+import { optTyped, optU32, typed } from './arguments.js';
+import { asString, asUint32 } from '../../../src/api/params.js';
 
 export const FILE = 'database_api';
 
@@ -50,4 +50,16 @@ export function byAssetPage(ctx: WorkerContext, method: string, t: [number, numb
   optTyped(t[0], t[1])(startArg);
   resolveAsset(ctx, s, true);
   pageLimit(method, limit, configured);
+}
+
+/**
+ * get_X_by_account(account, start, limit) calls with a required start id and limit (withdraw
+ * permissions, HTLCs, call and settle orders): the name is read, the start id checked, the limit
+ * checked, then the account resolved (throwing), in the order Core's bodies run them.
+ */
+export function byAccountStartLimit(ctx: WorkerContext, method: string, t: [number, number], nameOrId: unknown, startArg: unknown, limitArg: unknown, configured: number): void {
+  const name = asString(nameOrId);
+  typed(t[0], t[1])(startArg);
+  checkLimit(method, asUint32(limitArg), configured);
+  resolveAccount(ctx, name, true);
 }

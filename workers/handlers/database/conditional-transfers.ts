@@ -1,11 +1,10 @@
 // database_api: Withdrawals (withdraw permissions) and HTLC: transfers that wait on a condition.
 // None exist (src/api/unkept.ts); the limit is checked before the account is looked up, as in Core.
 
-import { asOptionalBool, asString, asUint32 } from '../../../src/api/params.js';
-import { resolveAccount } from '../../context.js';
+import { asOptionalBool, asUint32 } from '../../../src/api/params.js';
 import { answerNothing } from '../unkept-answers.js';
 import { typed } from './arguments.js';
-import { checkLimit } from './checks.js';
+import { byAccountStartLimit, checkLimit } from './checks.js';
 import { NULL, rawObject } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
@@ -14,18 +13,12 @@ export const conditionalTransferHandlers = {
   // Withdrawals
 
   get_withdraw_permissions_by_giver(ctx, [nameOrId, startArg, limitArg], out) {
-    const name = asString(nameOrId);
-    typed(1, 12)(startArg);
-    checkLimit('get_withdraw_permissions_by_giver', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_withdraw_permissions_by_giver);
-    resolveAccount(ctx, name, true);
+    byAccountStartLimit(ctx, 'get_withdraw_permissions_by_giver', [1, 12], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_withdraw_permissions_by_giver);
     answerNothing(out, 'database', 'get_withdraw_permissions_by_giver');
   },
 
   get_withdraw_permissions_by_recipient(ctx, [nameOrId, startArg, limitArg], out) {
-    const name = asString(nameOrId);
-    typed(1, 12)(startArg);
-    checkLimit('get_withdraw_permissions_by_recipient', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_withdraw_permissions_by_recipient);
-    resolveAccount(ctx, name, true);
+    byAccountStartLimit(ctx, 'get_withdraw_permissions_by_recipient', [1, 12], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_withdraw_permissions_by_recipient);
     answerNothing(out, 'database', 'get_withdraw_permissions_by_recipient');
   },
 
@@ -38,18 +31,12 @@ export const conditionalTransferHandlers = {
   },
 
   get_htlc_by_from(ctx, [nameOrId, startArg, limitArg], out) {
-    const name = asString(nameOrId);
-    typed(1, 16)(startArg);
-    checkLimit('get_htlc_by_from', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_htlc_by);
-    resolveAccount(ctx, name, true);
+    byAccountStartLimit(ctx, 'get_htlc_by_from', [1, 16], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_htlc_by);
     answerNothing(out, 'database', 'get_htlc_by_from');
   },
 
   get_htlc_by_to(ctx, [nameOrId, startArg, limitArg], out) {
-    const name = asString(nameOrId);
-    typed(1, 16)(startArg);
-    checkLimit('get_htlc_by_to', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_htlc_by);
-    resolveAccount(ctx, name, true);
+    byAccountStartLimit(ctx, 'get_htlc_by_to', [1, 16], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_htlc_by);
     answerNothing(out, 'database', 'get_htlc_by_to');
   },
 

@@ -23,8 +23,8 @@ import {
   type AssetInfo,
   type OrderBook,
 } from '../market-reads.js';
-import { asInt64, optTyped, optU32, typed } from './arguments.js';
-import { FILE, checkLimit, fail, pageLimit } from './checks.js';
+import { asInt64, optTyped, optU32 } from './arguments.js';
+import { FILE, byAccountStartLimit, checkLimit, fail, pageLimit } from './checks.js';
 import { headTime, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
@@ -193,10 +193,7 @@ export const marketHandlers = {
   },
 
   get_call_orders_by_account(ctx, [nameOrId, startArg, limitArg], out) {
-    const name = asString(nameOrId);
-    typed(1, 3)(startArg);
-    checkLimit('get_call_orders_by_account', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_call_orders);
-    resolveAccount(ctx, name, true);
+    byAccountStartLimit(ctx, 'get_call_orders_by_account', [1, 3], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_call_orders);
     answerNothing(out, 'database', 'get_call_orders_by_account');
   },
 
@@ -208,10 +205,7 @@ export const marketHandlers = {
   },
 
   get_settle_orders_by_account(ctx, [nameOrId, startArg, limitArg], out) {
-    const name = asString(nameOrId);
-    typed(1, 4)(startArg);
-    checkLimit('get_settle_orders_by_account', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_settle_orders);
-    resolveAccount(ctx, name, true);
+    byAccountStartLimit(ctx, 'get_settle_orders_by_account', [1, 4], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_settle_orders);
     answerNothing(out, 'database', 'get_settle_orders_by_account');
   },
 
