@@ -135,9 +135,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness 1.6.0 expects blocks signed by ${witnessKey}`);
   }
   const producerLog = log.child({ component: 'producer' });
-  // The one option a reload changes beyond the log level: read at each block.
-  let minFreeDiskBytes = config.minFreeDiskBytes;
-  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => minFreeDiskBytes });
+  // The free-space bound is read at each block, so a reload applies to the next one.
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes });
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 
@@ -245,7 +244,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       log.level = next.logLevel;
       for (const l of components) l.level = next.logLevel;
     }
-    if (applied.includes('min-free-disk-bytes')) minFreeDiskBytes = next.minFreeDiskBytes;
     if (applied.length > 0) {
       const taken: Record<string, unknown> = { ...running };
       for (const name of applied) {
