@@ -1,6 +1,8 @@
 // The worker pool's own rule: shutdown does not hang on a stuck worker. (Calls through real workers
 // are tested everywhere else; how calls are grouped into tasks, in scheduler.test.ts.)
 import test from 'ava';
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { buildConfig } from '../src/config.js';
 import { WORKER_CLOSE_TIMEOUT_MS, openPool } from '../src/pool/pool.js';
 import { HARD_BOUND_GRACE_MS, fairScheduler } from '../src/pool/scheduler.js';
@@ -36,4 +38,24 @@ test('a task past its hard time bound is aborted: its worker is replaced, its ca
   // The one worker was replaced: the next call is served.
   const next = await scheduler.submit({ isClosed: false, isPaused: false }, 'light', { set: 'database', method: 'get_chain_id', params: [] });
   t.is(new TextDecoder().decode(next as Uint8Array), 'get_chain_id');
+});
+
+test('a worker entry that fails to load fails its thread with the cause, not with "no handler"', async (t) => {
+  // The loader alone, in a plain thread (piscina would replace the failed thread, over and over).
+  const worker = new Worker(new URL('../workers/load.cjs', import.meta.url), {
+    workerData: { entry: new URL('./fixtures/broken-worker.js', import.meta.url).href },
+  });
+  const err = await new Promise<Error>((resolve) => worker.once('error', resolve));
+  t.is(err.message, 'this worker cannot open its store');
+});
+
+test("the worker loader hands piscina the entry's default export", async (t) => {
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const loaded = require(process.argv[2]);
+     loaded.default.then((f) => parentPort.postMessage(typeof f + ' ' + f.name));`,
+    { eval: true, argv: [fileURLToPath(new URL('../workers/load.cjs', import.meta.url))], workerData: { entry: new URL('./fixtures/echo-worker.js', import.meta.url).href } },
+  );
+  t.is(await new Promise((resolve) => worker.once('message', resolve)), 'function echo');
+  await worker.terminate();
 });

@@ -42,6 +42,8 @@ export interface CallPool {
 
 /** Named by URL, not imported: the front end never loads worker code. */
 const WORKER_ENTRY = new URL('../../workers/entry.js', import.meta.url).href;
+/** What piscina loads: a CommonJS file that imports the entry (why: workers/load.cts). */
+const WORKER_LOADER = new URL('../../workers/load.cjs', import.meta.url).href;
 
 export interface PoolOptions {
   /** the worker entry, by URL (tests give one of their own) */
@@ -57,9 +59,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const readyCount = new Int32Array(ready);
   const storeVersion = new SharedArrayBuffer(4);
   const version = new Int32Array(storeVersion);
-  const init: WorkerInit = { config, ready, storeVersion };
+  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, ready, storeVersion };
   const piscina = new Piscina({
-    filename: opts.workerFile ?? WORKER_ENTRY,
+    filename: WORKER_LOADER,
     minThreads: config.workers,
     maxThreads: config.workers,
     // Workers hold an open LMDB environment; keep them for the life of the node.

@@ -33,6 +33,8 @@ export type PoolAnswer = Uint8Array | { readonly bytes: Uint8Array; readonly sub
 
 /** What each worker thread receives: the config, and a counter it bumps once its store is open. */
 export interface WorkerInit {
+  /** the module the worker runs (workers/load.cts imports it), by URL */
+  readonly entry: string;
   readonly config: Config;
   readonly ready: SharedArrayBuffer;
   /**
