@@ -176,7 +176,11 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     confirmations.onBlock(block);
     subscriptions.onBlock(block);
   });
-  producer.on('pending', (trx) => subscriptions.onPendingTransaction(trx));
+  // A pending transaction is in the store already (pending.ts): workers read it before anyone hears of it.
+  producer.on('pending', (trx) => {
+    pool.storeChanged();
+    subscriptions.onPendingTransaction(trx);
+  });
   producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
   const scheduler = (parts.scheduler = fairScheduler(pool, {
     get maxQueued() {

@@ -72,6 +72,9 @@ test(`kill -9 during block production, again and again (seed ${SEED}): every res
     // The restarted node serves what the last one committed.
     const head = (await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number as number;
     t.is(head, lastHead, `round ${round}: the restarted node serves the head the check found`);
+    // What was pending at the kill was rolled back: the next ids with and without pending agree.
+    const next = async (pending: boolean) => (await rpc(node.httpUrl, 'database', 'get_next_object_id', [1, 2, pending])).result as string;
+    t.is(await next(true), await next(false), `round ${round}: nothing pending after the restart`);
     let stopped = false;
     const writing = keepWriting(node, () => stopped);
     // Kill once blocks are being written, at a seeded moment in the next 0 to 600 ms.
@@ -127,4 +130,27 @@ test(`kill -9 during generate (seed ${SEED}): the store holds whole blocks only,
     restarts++;
   }
   t.log(`${restarts} kills and restarts checked`);
+});
+
+test('kill -9 with transactions pending: the restarted node rolls their changes back and serves the head state', async (t) => {
+  const dataDir = tempDir(t, 'graphene-rpc-kill-pending-');
+  const access = accessFile(t);
+  const node = await startNode(dataDir, access);
+  t.teardown(() => kill(node.child));
+  t.is((await rpc(node.httpUrl, 'debug', 'debug_generate_blocks', [DEV_WIF, 1])).result, null);
+  const nextAccount = (await rpc(node.httpUrl, 'database', 'get_next_object_id', [1, 2, false])).result as string;
+  const trx = await signedTx(node.httpUrl, [op.accountCreate('pending-at-kill')], [DEV_WIF]);
+  t.is((await rpc(node.httpUrl, 'network_broadcast', 'broadcast_transaction', [trx])).result, null);
+  t.is((await rpc(node.httpUrl, 'database', 'get_account_id_from_string', ['pending-at-kill'])).result, nextAccount, 'pending before the kill');
+  await kill(node.child);
+
+  const again = await startNode(dataDir, access);
+  t.teardown(() => kill(again.child));
+  await again.line((l) => l.msg === 'the store held pending changes of a previous run; they were rolled back to the head block', 'the rollback');
+  t.deepEqual((await rpc(again.httpUrl, 'database', 'lookup_account_names', [['pending-at-kill']])).result, [null]);
+  t.is((await rpc(again.httpUrl, 'database', 'get_next_object_id', [1, 2, true])).result, nextAccount);
+  // The same transaction can be sent again (it was never in a block) and lands.
+  t.is((await rpc(again.httpUrl, 'network_broadcast', 'broadcast_transaction', [trx])).result, null);
+  t.is((await rpc(again.httpUrl, 'debug', 'debug_generate_blocks', [DEV_WIF, 1])).result, null);
+  t.is((await rpc(again.httpUrl, 'database', 'get_account_id_from_string', ['pending-at-kill'])).result, nextAccount);
 });

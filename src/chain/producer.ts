@@ -18,7 +18,7 @@ import { storeWriteError, type ChainStore } from './store.js';
 import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
 import { validateTransaction } from './validate.js';
 import { ChainState } from './state.js';
-import { overlayStore, type OverlayStore } from './state-store.js';
+import { rewindPending, undoRecordingStore } from './pending.js';
 import { evaluate, ChainError } from './evaluators.js';
 import { RPC, RpcError, assertError, limitError } from '../errors.js';
 import { fcTime, parseFcTime } from './fc-json.js';
@@ -77,8 +77,6 @@ export const storeRetryDelay = (attempts: number): number => Math.min(STORE_RETR
 export class BlockProducer extends EventEmitter<ProducerEvents> {
   private readonly pending: { id: string; trx: SignedTransactionJson }[] = [];
   private readonly pendingIds = new Set<string>();
-  /** the committed state with every pending transaction applied, in memory; dropped with each block */
-  private pendingState: OverlayStore | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private failure: BlockWriteFailure | undefined;
@@ -99,6 +97,10 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     // Before any worker or client reads the global properties: they must give the interval used now.
     if (setBlockInterval(store, intervalSeconds)) log.info({ blockInterval: reportedBlockInterval(intervalSeconds) }, 'global properties updated to the block interval in use');
     if (intervalSeconds > 255) log.warn({ blockInterval: intervalSeconds }, 'the global properties can report at most 255 s (block_interval is a uint8)');
+    // Pending transactions of a previous run that ended without a block (a crash, kill -9) are
+    // still in the store; like Core, which keeps its pending state in memory, the node forgets them.
+    const rewound = store.root.transactionSync(() => rewindPending(store));
+    if (rewound > 0) log.warn({ undoEntries: rewound }, 'the store held pending changes of a previous run; they were rolled back to the head block');
   }
 
   /** Starts producing on the interval (an interval of 0 produces only on demand). */
@@ -161,28 +163,29 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
   }
 
   /**
-   * Checks a transaction and queues it for the next block; returns its id. Refusals are RpcErrors
-   * that say what is wrong. The transaction is applied in memory on top of everything queued before
-   * it (state-store.ts), so that it cannot fail in the block; only if it applies is its effect kept
-   * for the transactions after it.
+   * Checks a transaction, applies it to the pending state and queues it for the next block; returns
+   * its id. Refusals are RpcErrors that say what is wrong. The transaction is applied to the store
+   * on top of everything pending before it, in its own write transaction (pending.ts), so every read
+   * sees it at once, as in Core; one that fails leaves no trace.
    */
   push(trx: unknown): string {
     // It could only wait for a block that cannot be written; the client may send it to another node.
     if (this.failure) throw this.notWritable(this.failure);
     const checked = validateTransaction(this.store, trx, this.pendingIds);
     const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
-    this.pendingState ??= overlayStore(this.store);
-    const attempt = overlayStore(this.pendingState);
     try {
-      const state = new ChainState(attempt);
-      const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
-      for (const op of checked.trx.operations) evaluate(ctx, op);
-      state.flush();
+      this.store.root.transactionSync(() => {
+        const state = new ChainState(undoRecordingStore(this.store));
+        const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
+        for (const op of checked.trx.operations) evaluate(ctx, op);
+        state.flush();
+      });
     } catch (err) {
       if (err instanceof ChainError) throw new RpcError(assertError(err.message, {}, { file: 'evaluator', method: 'apply' }));
+      const error = storeWriteError(err);
+      if (error !== undefined) throw new RpcError(limitError(RPC.BLOCKS_NOT_WRITABLE, `the store refused the pending transaction: ${error}`));
       throw err;
     }
-    attempt.commit();
     this.pending.push(checked);
     this.pendingIds.add(checked.id);
     this.emit('pending', checked.trx);
@@ -200,32 +203,33 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     // A transaction that no longer applies (it expired, say) is dropped rather than failing the block.
     const expired = this.pending.filter((p) => parseFcTime(p.trx.expiration) < timestamp);
     const included = this.pending.filter((p) => parseFcTime(p.trx.expiration) >= timestamp);
-    /** Applies a block; a write the store refuses is recorded and thrown as -32015. */
-    const write = (transactions: readonly SignedTransactionJson[]): AppliedBlock => {
-      const full = this.disk ? diskTooFull(this.disk) : undefined;
-      if (full !== undefined) throw this.writeRefused(undefined, full, blockNum);
-      try {
-        return applyBlock(this.store, { timestamp, transactions }, this.signingKey);
-      } catch (err) {
-        const error = storeWriteError(err);
-        throw error === undefined ? err : this.writeRefused(err, error, blockNum);
-      }
-    };
+    const full = this.disk ? diskTooFull(this.disk) : undefined;
+    if (full !== undefined) throw this.writeRefused(undefined, full, blockNum);
     let applied: AppliedBlock;
     let failedTransactions: unknown;
     try {
-      applied = write(included.map((p) => p.trx));
+      // One write transaction: the pending state is rewound to the head, then the block applied (in
+      // a child transaction, so that a block whose transactions fail is dropped alone). A refused
+      // write keeps both the head and the pending state as they were.
+      applied = this.store.root.transactionSync(() => {
+        rewindPending(this.store);
+        try {
+          return applyBlock(this.store, { timestamp, transactions: included.map((p) => p.trx) }, this.signingKey);
+        } catch (err) {
+          if (storeWriteError(err) !== undefined) throw err;
+          // A transaction that failed only now (it applied when pending) is dropped with the rest.
+          this.log.warn({ err }, 'a pending transaction failed in the block; producing without the pending set');
+          failedTransactions = err;
+          return applyBlock(this.store, { timestamp, transactions: [] }, this.signingKey);
+        }
+      });
     } catch (err) {
-      if (err instanceof RpcError && err.wire.code === RPC.BLOCKS_NOT_WRITABLE.code) throw err;
-      // A transaction that failed only now (the dry run passed) is dropped and the block retried.
-      this.log.warn({ err }, 'a pending transaction failed in the block; producing without the pending set');
-      failedTransactions = err;
-      applied = write([]);
+      const error = storeWriteError(err);
+      throw error === undefined ? err : this.writeRefused(err, error, blockNum);
     }
     // The block is in the store: the pending pool starts again from it.
     this.pending.splice(0);
     this.pendingIds.clear();
-    this.pendingState = undefined;
     if (this.failure) {
       this.log.info({ block: applied.blockNum, attempts: this.failure.attempts, since: new Date(this.failure.since).toISOString() }, 'block writes resumed');
       this.failure = undefined;

@@ -28,7 +28,8 @@
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
-//    genesis), so a reader never sees half a block, and a crash leaves the last committed block.
+//    genesis, or per pending transaction: pending.ts), so a reader never sees half a block, and a
+//    crash leaves the last committed block.
 //    The one exception is `peers`, written by network_node.add_node, which is not chain state.
 
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -103,6 +104,11 @@ export interface ChainStore {
   readonly tickerVolumes: Database<number, [string, number]>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
+  /**
+   * n → [table, key, value before] for every write of the pending transactions since the head
+   * block (pending.ts): played back newest first before a block is applied, or after a crash
+   */
+  readonly pendingUndo: Database<unknown, number>;
   close(): Promise<void>;
 }
 
@@ -169,6 +175,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const buckets = root.openDB<number, [number, number, number, number]>({ name: 'buckets', encoding: 'ordered-binary' });
   const tickers = root.openDB<number, [number, number]>({ name: 'tickers', encoding: 'ordered-binary' });
   const tickerVolumes = root.openDB<number, [string, number]>({ name: 'ticker_volumes', encoding: 'ordered-binary' });
+  const pendingUndo = root.openDB<unknown, number>({ name: 'pending_undo', encoding: 'msgpack' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -203,6 +210,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     buckets,
     tickers,
     tickerVolumes,
+    pendingUndo,
     close: () => root.close(),
   };
 }

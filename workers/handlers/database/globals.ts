@@ -6,6 +6,7 @@ import type { WorkerContext } from '../../context.js';
 import { asBool } from './arguments.js';
 import { fail } from './checks.js';
 import { NULL, chainId, rawObject } from './store-reads.js';
+import { headNextInstance } from '../../../src/chain/pending.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
@@ -13,7 +14,7 @@ import type { HandlersFor } from '../types.js';
 const IMMUTABLE_PARAMETERS = { min_committee_member_count: 11, min_witness_count: 11, num_special_accounts: 0, num_special_assets: 0 };
 
 /** get_next_object_id: the index exists for space 1 types 1..22 except 1.9, and space 2 types 0..18. */
-function nextObjectId(ctx: WorkerContext, method: string, space: number, type: number): string {
+function nextObjectId(ctx: WorkerContext, method: string, space: number, type: number, withPending: boolean): string {
   const spaceSizes = [0, 23, 19];
   if (space >= spaceSizes.length) {
     // formatFc fills only [A-Za-z0-9_] placeholders, so Core's ${index.size} is written out here.
@@ -33,6 +34,10 @@ function nextObjectId(ctx: WorkerContext, method: string, space: number, type: n
   if (space === 1 && (type === 0 || type === 9)) {
     fail(method, 'tmp != nullptr: Database index ${space_id}.${type_id} has not been initialized', { space_id: space, type_id: type });
   }
+  // Without pending transactions Core reads api_helper_indexes' copy, kept at each block: here, the
+  // first instance the pending transactions created, when they created one.
+  const head = withPending ? undefined : headNextInstance(ctx.store, space, type);
+  if (head !== undefined) return `${space}.${type}.${head}`;
   const counter = ctx.store.meta.get(`next_instance:${space}.${type}`);
   if (counter !== undefined) return `${space}.${type}.${counter}`;
   for (const k of ctx.store.objects.getKeys({ start: [space, type, Number.MAX_SAFE_INTEGER], end: [space, type, -1], reverse: true, limit: 1 })) {
@@ -134,9 +139,6 @@ export const globalHandlers = {
   get_next_object_id(ctx, [space, type, withPending], out) {
     const s = Number(asUint64(space) & 0xffn);
     const t = Number(asUint64(type) & 0xffn);
-    asBool(withPending);
-    // Without pending transactions Core reads api_helper_indexes' copy; this node has no pending
-    // state, so both answers are the store's next id.
-    out.json(nextObjectId(ctx, 'get_next_object_id', s, t));
+    out.json(nextObjectId(ctx, 'get_next_object_id', s, t, asBool(withPending)));
   },
 } satisfies Partial<HandlersFor<typeof databaseApi>>;
