@@ -65,3 +65,24 @@ test('balances and new accounts of pending transfers are read back before the bl
   await generate(1);
   t.is(await balance(frank.id), 777);
 });
+
+test('validate_transaction applies a transaction on top of the pending state and undoes it: results as Core gives them, nothing kept', async (t) => {
+  const { httpUrl, call, generate } = await devnet(t);
+  await generate(1);
+  const trx = await signedTx(httpUrl, [op.accountCreate('validated-only'), op.transfer('1.2.6', '1.2.0', 5)], [DEV_WIF]);
+  const next = await call('database', 'get_next_object_id', [1, 2, true]);
+  const processed = await call('database', 'validate_transaction', [trx]);
+  t.deepEqual(Object.keys(processed), ['ref_block_num', 'ref_block_prefix', 'expiration', 'operations', 'extensions', 'signatures', 'operation_results']);
+  t.deepEqual(processed.operation_results, [[1, next], [0, {}]]);
+  t.deepEqual(processed.signatures, trx.signatures);
+  // Undone: the account does not exist, and the same transaction can still be broadcast.
+  t.deepEqual(await call('database', 'lookup_account_names', [['validated-only']]), [null]);
+  t.is(await call('database', 'get_next_object_id', [1, 2, true]), next);
+  t.is(await call('network_broadcast', 'broadcast_transaction', [trx]), null);
+  // Now pending: validating it again is a duplicate, as in Core.
+  const again = await rpc(httpUrl, 'database', 'validate_transaction', [trx]);
+  t.regex(again.error.message, /Transaction '[0-9a-f]{40}' is already in the database/);
+  // A transaction that would not apply is refused with the evaluator's reason.
+  const tooMuch = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.0', '999999999999999')], [DEV_WIF]);
+  t.regex((await rpc(httpUrl, 'database', 'validate_transaction', [tooMuch])).error.message, /Insufficient Balance/);
+});

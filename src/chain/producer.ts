@@ -13,6 +13,7 @@
 // slots with the first block written.
 
 import { EventEmitter } from 'node:events';
+import { ABORT } from 'lmdb';
 import { statfsSync } from 'node:fs';
 import { storeWriteError, type ChainStore } from './store.js';
 import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
@@ -190,6 +191,39 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     this.pendingIds.add(checked.id);
     this.emit('pending', checked.trx);
     return checked.id;
+  }
+
+  /**
+   * database_api.validate_transaction: applies a transaction to the pending state as `push` does,
+   * with every check, and undoes it (the write transaction is aborted); returns the transaction as
+   * Core's processed_transaction, with its operation results. Refusals are RpcErrors, as for `push`.
+   */
+  validate(trx: unknown): Record<string, unknown> {
+    const checked = validateTransaction(this.store, trx, this.pendingIds);
+    const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
+    const results: unknown[] = [];
+    try {
+      this.store.root.transactionSync(() => {
+        const state = new ChainState(this.store);
+        const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
+        for (const op of checked.trx.operations) results.push(evaluate(ctx, op).result);
+        state.flush();
+        return ABORT;
+      });
+    } catch (err) {
+      if (err instanceof ChainError) throw new RpcError(assertError(err.message, {}, { file: 'evaluator', method: 'apply' }));
+      throw err;
+    }
+    const t = checked.trx;
+    return {
+      ref_block_num: t.ref_block_num,
+      ref_block_prefix: t.ref_block_prefix,
+      expiration: t.expiration,
+      operations: t.operations,
+      extensions: t.extensions,
+      signatures: t.signatures,
+      operation_results: results,
+    };
   }
 
   /**

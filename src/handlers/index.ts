@@ -7,6 +7,7 @@ import { broadcastHandlers } from './broadcast.js';
 import { debugHandlers } from './debug.js';
 import { networkNodeHandlers } from './network-node.js';
 import { subscriptionHandlers } from './subscriptions.js';
+import { pendingStateHandlers } from './pending.js';
 
 export const FRONT_HANDLERS: FrontTables<FrontHandler> = {
   login: currentLoginHandlers,
@@ -15,5 +16,5 @@ export const FRONT_HANDLERS: FrontTables<FrontHandler> = {
   network_broadcast: broadcastHandlers,
   debug: debugHandlers,
   network_node: networkNodeHandlers,
-  database: subscriptionHandlers,
+  database: { ...subscriptionHandlers, ...pendingStateHandlers },
 };

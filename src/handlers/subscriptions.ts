@@ -70,4 +70,4 @@ export const subscriptionHandlers = {
     services.subscriptions.unsubscribeMarket(session, marketOf(ia, ib));
     return null;
   },
-} satisfies HandlerTable<typeof databaseApi, 'front', FrontHandler>;
+} satisfies Omit<HandlerTable<typeof databaseApi, 'front', FrontHandler>, 'validate_transaction'>;

@@ -1,6 +1,7 @@
 // database_api (reference §4.1): every function of BitShares Core's FC_API list, in its order, with
 // its exact parameters (fc::optional<> ones marked opt). The subscription functions need session
-// state and run in the front end (frontEnd); everything else runs in the worker pool.
+// state, and validate_transaction the block producer's pending state: they run in the front end
+// (frontEnd); everything else runs in the worker pool.
 import { defineApiSet, frontEnd, method, opt, req } from '../types.js';
 
 /** The `limit, start_id` tail of the list_X / get_X_by_Y functions: both optional. */
@@ -125,7 +126,8 @@ export const databaseApi = defineApiSet({
     get_potential_address_signatures: method(req('trx')),
     verify_authority: method(req('trx')),
     verify_account_authority: method(req('account_name_or_id'), req('signers')),
-    validate_transaction: method(req('trx')),
+    // Applied to the pending state and undone: the block producer's, in the front end.
+    validate_transaction: frontEnd(req('trx')),
     get_required_fees: method(req('ops'), req('asset_symbol_or_id')),
     // Proposed transactions
     get_proposed_transactions: method(req('account_name_or_id')),

@@ -116,11 +116,6 @@ export const authorityHandlers = {
     out.json(ok);
   },
 
-  validate_transaction(_ctx, [trxArg], _out) {
-    asTransaction(trxArg);
-    notSupported('validate_transaction', 'it has no pending state to apply a transaction to; use verify_authority and get_required_fees to check one');
-  },
-
   get_required_fees(ctx, [opsArg, assetArg], out) {
     const ops = asArray(opsArg);
     const asset = resolveAsset(ctx, asString(assetArg), true)!;
