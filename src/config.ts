@@ -73,8 +73,10 @@ export interface Config {
   readonly enableSubscribeToAll: boolean;
   /** seconds between blocks; 0: only on demand */
   readonly blockInterval: number;
-  /** JSON ["public key", "WIF"] of the block signing key */
-  readonly privateKey: string;
+  /** JSON ["public key", "WIF"] of the block signing key; null: the development key */
+  readonly privateKey: string | null;
+  /** the chain's key prefix, Core's GRAPHENE_ADDRESS_PREFIX (BTS; TEST in Core's testnet builds) */
+  readonly addressPrefix: string;
   readonly apiLimits: ApiLimits;
   /** blocks one get_blocks call may return */
   readonly maxGetBlocksRange: number;
@@ -127,7 +129,7 @@ export interface Config {
 
 type Kind =
   | { type: 'endpoint'; nullable?: boolean }
-  | { type: 'string' }
+  | { type: 'string'; nullable?: boolean; pattern?: RegExp; expects?: string }
   | { type: 'path'; nullable?: boolean }
   | { type: 'int'; min: number; max: number; auto?: () => number }
   | { type: 'bool' }
@@ -213,7 +215,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: 'auto', help: 'Worker threads that run chain queries; auto: the number of CPU cores' },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
   { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 3600 }, default: '3', help: 'Seconds between produced blocks; 0 produces blocks only on demand (debug_generate_blocks)' },
-  { name: 'private-key', key: 'privateKey', kind: { type: 'string' }, default: '["BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV","5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3"]', help: 'Block signing key pair ["public key","WIF private key"], as witness_node takes it (default: the development key)' },
+  { name: 'private-key', key: 'privateKey', kind: { type: 'string', nullable: true }, default: null, help: 'Block signing key pair ["public key","WIF private key"], as witness_node takes it (default: the development key, with the chain\'s key prefix)' },
+  {
+    name: 'address-prefix',
+    key: 'addressPrefix',
+    kind: { type: 'string', pattern: /^[A-Z]{1,16}$/, expects: '1 to 16 upper-case letters' },
+    default: 'BTS',
+    help: "Key prefix of the chain (BitShares Core's GRAPHENE_ADDRESS_PREFIX; its testnet builds use TEST): public keys and addresses in requests, replies, stored objects and the genesis file carry it; a data directory keeps the prefix it was created with",
+  },
   { name: 'enable-subscribe-to-all', key: 'enableSubscribeToAll', kind: { type: 'bool' }, default: 'false', help: 'Allow set_subscribe_callback(cb, true)' },
   ...limitOptions,
   { name: 'max-get-blocks-range', key: 'maxGetBlocksRange', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'Most blocks one block_api.get_blocks call may return (Core has no limit)' },
@@ -249,6 +258,8 @@ function parseValue(spec: OptionSpec, raw: string, source: string): unknown {
   const k = spec.kind;
   switch (k.type) {
     case 'string':
+      if (raw === '' && k.nullable) return null;
+      if (k.pattern && !k.pattern.test(raw)) throw new ConfigError(`${where} expects ${k.expects ?? k.pattern.source}, got '${raw}'`);
       return raw;
     case 'path':
       if (raw === '' && k.nullable) return null;

@@ -17,6 +17,8 @@ import { fairScheduler, type Scheduler } from './pool/scheduler.js';
 import { checkRegistry } from './api/registry.js';
 import { BlockProducer } from './chain/producer.js';
 import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
+import { DEV_BLOCK_SIGNING_WIF } from './chain/dev-key.js';
+import { addressPrefix, setAddressPrefix } from './chain/public-key.js';
 import { Confirmations } from './handlers/confirmations.js';
 import { FRONT_HANDLERS } from './handlers/index.js';
 import type { Services } from './handlers/types.js';
@@ -47,8 +49,9 @@ function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): Ac
   return policy;
 }
 
-/** `--private-key`: the JSON pair ["public key", "WIF"] witness_node takes; the public key must match. */
-function blockSigningKey(text: string): Uint8Array {
+/** `--private-key`: the JSON pair ["public key", "WIF"] witness_node takes; the public key must match. Null: the development key. */
+function blockSigningKey(text: string | null): Uint8Array {
+  if (text === null) return privateKeyFromWif(DEV_BLOCK_SIGNING_WIF);
   let pair: unknown;
   try {
     pair = JSON.parse(text);
@@ -87,7 +90,14 @@ export interface RunningNode {
   close(): Promise<void>;
 }
 
+/** Nodes running in this process: the key prefix is one per thread (public-key.ts), so they must share it. */
+let nodesRunning = 0;
+
 export async function startNode(config: Config, log: Logger = createLogger(config.logLevel, {}, config.logFormat)): Promise<RunningNode> {
+  if (nodesRunning > 0 && addressPrefix() !== config.addressPrefix) {
+    throw new Error(`a node with the key prefix ${addressPrefix()} runs in this process; one with --address-prefix ${config.addressPrefix} needs a process of its own`);
+  }
+  setAddressPrefix(config.addressPrefix);
   // One node per data directory, held from before the store opens until after it closes.
   const release = lockDataDir(config.dataDir);
   let node: RunningNode;
@@ -97,8 +107,16 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
     release();
     throw err;
   }
+  nodesRunning++;
   const close = node.close.bind(node);
-  return Object.assign(node, { close: () => close().finally(release) });
+  let closed: Promise<void> | undefined;
+  return Object.assign(node, {
+    close: () =>
+      (closed ??= close().finally(() => {
+        nodesRunning--;
+        release();
+      })),
+  });
 }
 
 async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
@@ -128,11 +146,19 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     throw err;
   }
 
-  const signingKey = blockSigningKey(config.privateKey);
-  const witnessKey = (JSON.parse(store.objects.get([1, 6, 0])!.toString('utf8')) as { signing_key: string }).signing_key;
+  let signingKey: Uint8Array;
+  try {
+    signingKey = blockSigningKey(config.privateKey);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  // The producer signs as the witness the dynamic global properties name (the first active one).
+  const witnessId = (JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { current_witness: string }).current_witness;
+  const witnessKey = (JSON.parse(store.objects.get([1, 6, Number(witnessId.split('.')[2])])!.toString('utf8')) as { signing_key: string }).signing_key;
   if (publicKeyOf(signingKey) !== witnessKey) {
     await store.close();
-    throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness 1.6.0 expects blocks signed by ${witnessKey}`);
+    throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness ${witnessId} expects blocks signed by ${witnessKey}`);
   }
   const producerLog = log.child({ component: 'producer' });
   // The free-space bound is read at each block, so a reload applies to the next one.

@@ -5,6 +5,7 @@
 import { Piscina } from 'piscina';
 import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
+import { setAddressPrefix } from '../src/chain/public-key.js';
 import { decode } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, WorkerInit } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError } from '../src/errors.js';
@@ -15,6 +16,8 @@ import { threadId } from 'node:worker_threads';
 
 const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
+// Keys in requests, replies and the store carry the chain's prefix (public-key.ts).
+setAddressPrefix(config.addressPrefix);
 // Read-only: every write goes through the front end's chain writer, the store's one writer.
 const store = openChainStore(config.dataDir, { readOnly: true });
 Atomics.add(new Int32Array(init.ready), 0, 1);

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
-import { parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
+import { addressPrefix, parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
 import { recoverPublicKey } from './keys.js';
 import { signingDigest } from './serializer.js';
 
@@ -73,9 +73,9 @@ function ptsAddress(key: Uint8Array, compressed: boolean, version: number): Buff
 
 /**
  * The five addresses a key may appear as in address_auths (sign_state::signed_by(address),
- * get_key_references): the four legacy PTS forms and the Graphene address. Text form, BTS prefix.
+ * get_key_references): the four legacy PTS forms and the Graphene address. Text form, the chain's prefix.
  */
-export function keyAddresses(key: string, prefix = 'BTS'): string[] {
+export function keyAddresses(key: string, prefix = addressPrefix()): string[] {
   const bin = parsePublicKey(key, prefix);
   const out: string[] = [];
   for (const [compressed, version] of [
@@ -106,7 +106,7 @@ export interface RequiredAuthorities {
 }
 
 /** Accounts an operation needs, as operation_get_required_auth: fee payer and op-specific ones. */
-export function operationRequiredAuthorities(op: unknown, active: Set<number>, owner: Set<number>, _other: AuthorityJson[]): void {
+export function operationRequiredAuthorities(op: unknown, active: Set<number>, owner: Set<number>, other: AuthorityJson[]): void {
   if (!Array.isArray(op) || op.length < 2) throw new RpcError(assertError('false: an operation is [code, {fields}]'));
   const [code, f] = op as [number, Record<string, unknown>];
   switch (Number(code)) {
@@ -140,8 +140,12 @@ export function operationRequiredAuthorities(op: unknown, active: Set<number>, o
     case 14: // asset_issue: issuer
       active.add(accountInstance(f.issuer));
       return;
+    case 37: // balance_claim: the fee payer deposit_to_account, and the balance owner's key
+      active.add(accountInstance(f.deposit_to_account));
+      other.push({ weight_threshold: 1, account_auths: [], key_auths: [[String(f.balance_owner_key), 1]], address_auths: [] });
+      return;
     default:
-      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 1, 2, 5, 6, 10, 14)', { code }));
+      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 1, 2, 5, 6, 10, 14, 37)', { code }));
   }
 }
 

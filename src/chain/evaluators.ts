@@ -13,6 +13,7 @@ import type { OperationJson } from './types.js';
 import { ChainError } from './chain-error.js';
 import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, payFee, type EvalContext, type Evaluated } from './ledger.js';
 import { limitOrderCancel, limitOrderCreate } from './market.js';
+import { balanceClaim } from './balance-claim.js';
 
 export { ChainError } from './chain-error.js';
 export { adjustBalance, balanceOf, type EvalContext, type Evaluated } from './ledger.js';
@@ -68,6 +69,8 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   // limit_order_create_operation and limit_order_cancel_operation (market_evaluator.cpp, via market.ts)
   1: limitOrderCreate,
   2: limitOrderCancel,
+  // balance_claim_operation (balance_evaluator.cpp, via balance-claim.ts)
+  37: balanceClaim,
 
   // transfer_operation (transfer_evaluator.cpp)
   0(ctx, op) {

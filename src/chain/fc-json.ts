@@ -27,5 +27,5 @@ export function parseFcTime(text: string): number {
 export const TIME_MAX = fcTime(0xffffffff);
 export const TIME_EPOCH = fcTime(0);
 
-/** The all-zero public key, as fc prints `public_key_type()` with the BTS prefix. */
+/** The all-zero public key, as fc prints `public_key_type()` with the BTS prefix (public-key.ts' nullPublicKey gives the chain's). */
 export const NULL_PUBLIC_KEY = 'BTS1111111111111111111111111111111114T1Anm';

@@ -14,7 +14,8 @@
 // RpcError shaped like the fc exception Core raises.
 
 import { RpcError, assertError, fcError, FC } from '../errors.js';
-import { i64, NULL_PUBLIC_KEY } from './fc-json.js';
+import { i64 } from './fc-json.js';
+import { nullPublicKey } from './public-key.js';
 import { OPERATION_NAMES, SUPPORTED_OPERATIONS, packOperation } from './serializer.js';
 
 /** GRAPHENE_100_PERCENT */
@@ -54,6 +55,8 @@ const DEFAULT_PARAMS: Readonly<Record<number, Record<string, bigint>>> = {
   6: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
   10: { symbol3: 500000n * PRECISION, symbol4: 300000n * PRECISION, long_symbol: 5000n * PRECISION, price_per_kbyte: 10n },
   14: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
+  // balance.hpp: no fee parameters, calculate_fee is 0
+  37: {},
 };
 
 /** The operations whose fees this module computes. */
@@ -78,7 +81,17 @@ const DEFAULT_OPS: Readonly<Record<number, Record<string, unknown>>> = {
     name: '',
     owner: EMPTY_AUTHORITY,
     active: EMPTY_AUTHORITY,
-    options: { memo_key: NULL_PUBLIC_KEY, voting_account: '1.2.5', num_witness: 0, num_committee: 0, votes: [], extensions: [] },
+    options: {
+      // the chain's prefix is set at start, after this table is built
+      get memo_key() {
+        return nullPublicKey();
+      },
+      voting_account: '1.2.5',
+      num_witness: 0,
+      num_committee: 0,
+      votes: [],
+      extensions: [],
+    },
     extensions: {},
   },
   6: { fee: ZERO_FEE, account: '1.2.0', extensions: {} },
@@ -105,6 +118,16 @@ const DEFAULT_OPS: Readonly<Record<number, Record<string, unknown>>> = {
     extensions: [],
   },
   14: { fee: ZERO_FEE, issuer: '1.2.0', asset_to_issue: ZERO_FEE, issue_to_account: '1.2.0', extensions: [] },
+  37: {
+    fee: ZERO_FEE,
+    deposit_to_account: '1.2.0',
+    balance_to_claim: '1.15.0',
+    // the chain's prefix is set at start, after this table is built
+    get balance_owner_key() {
+      return nullPublicKey();
+    },
+    total_claimed: ZERO_FEE,
+  },
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -223,6 +246,8 @@ function baseFee(op: OperationJson, p: Record<string, bigint>): bigint {
     }
     case 14: // asset_ops.cpp: fee, plus the data fee of the optional memo (its flag byte included)
       return p.fee! + dataFee(optionalMemoSize(op), p.price_per_kbyte!);
+    case 37: // balance.hpp: a claim frees memory, so it costs nothing
+      return 0n;
     default:
       throw unsupportedOperation(code);
   }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { formatPublicKey, parsePublicKey } from './public-key.js';
+import { addressPrefix, formatPublicKey, parsePublicKey } from './public-key.js';
 
 const sha256 = (b: Uint8Array): Buffer => createHash('sha256').update(b).digest();
 
@@ -21,7 +21,7 @@ export function privateKeyFromWif(wif: string): Uint8Array {
   return Uint8Array.from(raw.subarray(1, 33));
 }
 
-export function publicKeyOf(privateKey: Uint8Array, prefix = 'BTS'): string {
+export function publicKeyOf(privateKey: Uint8Array, prefix = addressPrefix()): string {
   return formatPublicKey(secp256k1.getPublicKey(privateKey, true), prefix);
 }
 
@@ -44,7 +44,7 @@ export function signCompact(digest: Uint8Array, privateKey: Uint8Array): string 
 }
 
 /** Recovers the signer's public key (text form) from a compact signature, or throws. */
-export function recoverPublicKey(digest: Uint8Array, signatureHex: string, prefix = 'BTS'): string {
+export function recoverPublicKey(digest: Uint8Array, signatureHex: string, prefix = addressPrefix()): string {
   const sig = Buffer.from(signatureHex, 'hex');
   if (sig.length !== 65) throw new Error('a signature is 65 bytes');
   const recovery = sig[0]! - 27 - 4;

@@ -30,7 +30,7 @@
 
 import { createCipheriv, createDecipheriv, createECDH, createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { formatPublicKey, parsePublicKey, PUBLIC_KEY_BYTES } from './public-key.js';
+import { addressPrefix, formatPublicKey, parsePublicKey, PUBLIC_KEY_BYTES } from './public-key.js';
 import { u64 } from './fc-json.js';
 
 /** memo_data as fc writes it in JSON. */
@@ -88,7 +88,7 @@ function publicKeyInput(key: string | Uint8Array, prefix: string): Uint8Array {
  * fc::ecc::private_key::get_shared_secret: sha512 of the x coordinate of priv·pub (64 bytes). The same
  * value comes out of either side: sharedSecret(a, B) equals sharedSecret(b, A).
  */
-export function sharedSecret(privateKey: Uint8Array, publicKey: string | Uint8Array, prefix = 'BTS'): Uint8Array {
+export function sharedSecret(privateKey: Uint8Array, publicKey: string | Uint8Array, prefix = addressPrefix()): Uint8Array {
   const pub = publicKeyInput(publicKey, prefix);
   if (pub.every((b) => b === 0)) throw new Error('memo: cannot derive a shared secret with the null public key');
   let x: Uint8Array;
@@ -160,7 +160,7 @@ export function encryptMemoWithSecret(secret: Uint8Array, from: string, to: stri
 }
 
 /** memo_data::set_message(priv, pub, text, nonce) as JSON. */
-export function encryptMemo(fromPrivateKey: Uint8Array, toPublicKey: string, text: string | Uint8Array, nonce: MemoNonce, prefix = 'BTS'): MemoData {
+export function encryptMemo(fromPrivateKey: Uint8Array, toPublicKey: string, text: string | Uint8Array, nonce: MemoNonce, prefix = addressPrefix()): MemoData {
   const secret = sharedSecret(fromPrivateKey, toPublicKey, prefix);
   const from = formatPublicKey(secp256k1.getPublicKey(fromPrivateKey, true), prefix);
   return encryptMemoWithSecret(secret, from, toPublicKey, text, nonce);
@@ -170,7 +170,7 @@ export function encryptMemo(fromPrivateKey: Uint8Array, toPublicKey: string, tex
  * The fast path for many memos from one sender to one recipient: the ECDH, the sender's public key
  * and the secret's hex are computed once; each call then costs two hashes and one AES pass.
  */
-export function memoEncryptor(fromPrivateKey: Uint8Array, toPublicKey: string, prefix = 'BTS'): (text: string | Uint8Array, nonce: MemoNonce) => MemoData {
+export function memoEncryptor(fromPrivateKey: Uint8Array, toPublicKey: string, prefix = addressPrefix()): (text: string | Uint8Array, nonce: MemoNonce) => MemoData {
   const secretHex = secretHexOf(sharedSecret(fromPrivateKey, toPublicKey, prefix));
   const from = formatPublicKey(secp256k1.getPublicKey(fromPrivateKey, true), prefix);
   return (text, nonce) => {
@@ -196,7 +196,7 @@ export function decryptMemoWithSecret(secret: Uint8Array, memo: { nonce: MemoNon
  * (wallet_sign.cpp: the key for `to` reads with `from`, otherwise the key for `from` reads with `to`).
  * A memo whose `from` is the null key is not encrypted and reads without a key.
  */
-export function decryptMemo(privateKey: Uint8Array, memo: { from: string; to: string; nonce: MemoNonce; message: string }, prefix = 'BTS'): string {
+export function decryptMemo(privateKey: Uint8Array, memo: { from: string; to: string; nonce: MemoNonce; message: string }, prefix = addressPrefix()): string {
   const from = parsePublicKey(memo.from, prefix);
   const to = parsePublicKey(memo.to, prefix);
   const message = messageBytes(memo.message);

@@ -1,7 +1,8 @@
 // Builders for chain objects in BitShares Core's reflection order (reference §5.2), with every
 // 64-bit field formatted by fc's rules. The chain writer stores what these return, byte for byte.
 
-import { i64, u64, TIME_EPOCH, TIME_MAX, NULL_PUBLIC_KEY } from './fc-json.js';
+import { i64, u64, TIME_EPOCH, TIME_MAX } from './fc-json.js';
+import { nullPublicKey } from './public-key.js';
 
 export interface Authority {
   weight_threshold: number;
@@ -60,7 +61,7 @@ export function accountObject(a: AccountInit): Record<string, unknown> {
     owner: a.owner,
     active: a.active,
     options: {
-      memo_key: a.memoKey ?? NULL_PUBLIC_KEY,
+      memo_key: a.memoKey ?? nullPublicKey(),
       voting_account: `1.2.${a.votingAccount ?? 5}`,
       num_witness: 0,
       num_committee: 0,

@@ -28,6 +28,7 @@ const TABLES = [
   'accountOrders',
   'accountOrderPrices',
   'orderExpirations',
+  'balanceOwners',
 ] as const satisfies readonly (keyof StateStore)[];
 type TableName = (typeof TABLES)[number];
 

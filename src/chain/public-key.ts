@@ -13,6 +13,30 @@ import bs58 from 'bs58';
 
 export const DEFAULT_ADDRESS_PREFIX = 'BTS';
 
+/**
+ * The chain's key prefix, Core's GRAPHENE_ADDRESS_PREFIX: a build constant there (BTS on the main
+ * chain, TEST in testnet builds), an option here (--address-prefix). It is one value per thread, set
+ * once by the composition root and by each worker at load, because every key that enters or leaves
+ * the node — in requests, stored objects, serialised operations, genesis files — is read and written
+ * with it, through code (the serialiser's type tables) that has no other way to be told.
+ */
+let chainPrefix = DEFAULT_ADDRESS_PREFIX;
+
+/** The key prefix in force in this thread. */
+export const addressPrefix = (): string => chainPrefix;
+
+/** Core's prefixes are upper-case letters (BTS, TEST, GPH); base58 text follows them directly. */
+export const ADDRESS_PREFIX_PATTERN = /^[A-Z]{1,16}$/;
+
+/** Sets the key prefix of this thread (the node's start, a worker's load). */
+export function setAddressPrefix(prefix: string): void {
+  if (!ADDRESS_PREFIX_PATTERN.test(prefix)) throw new Error(`address prefix: expected 1 to 16 upper-case letters, got ${JSON.stringify(prefix)}`);
+  chainPrefix = prefix;
+}
+
+/** fc's text of `public_key_type()`, the all-zero key, with the chain's prefix. */
+export const nullPublicKey = (): string => `${chainPrefix}1111111111111111111111111111111114T1Anm`;
+
 /** A compressed secp256k1 key, the `key_data` of Core's public_key_type. */
 export const PUBLIC_KEY_BYTES = 33;
 /** An address is a ripemd160 hash. */
@@ -57,22 +81,22 @@ function decodeChecked(text: unknown, prefix: string, size: number, what: string
   return Uint8Array.from(data);
 }
 
-/** Parses `BTS…` into the 33-byte compressed key; throws on a wrong prefix, length or checksum. */
-export function parsePublicKey(text: unknown, prefix: string = DEFAULT_ADDRESS_PREFIX): Uint8Array {
+/** Parses `<prefix>…` into the 33-byte compressed key; throws on a wrong prefix, length or checksum. */
+export function parsePublicKey(text: unknown, prefix: string = chainPrefix): Uint8Array {
   return decodeChecked(text, prefix, PUBLIC_KEY_BYTES, 'public key');
 }
 
-export function formatPublicKey(key: Uint8Array, prefix: string = DEFAULT_ADDRESS_PREFIX): string {
+export function formatPublicKey(key: Uint8Array, prefix: string = chainPrefix): string {
   if (key.length !== PUBLIC_KEY_BYTES) throw new Error(`public key: expected ${PUBLIC_KEY_BYTES} bytes, got ${key.length}`);
   return encodeChecked(key, prefix);
 }
 
-/** Parses a Graphene address (`BTS` + base58 of 20 bytes + checksum). */
-export function parseAddress(text: unknown, prefix: string = DEFAULT_ADDRESS_PREFIX): Uint8Array {
+/** Parses a Graphene address (the prefix + base58 of 20 bytes + checksum). */
+export function parseAddress(text: unknown, prefix: string = chainPrefix): Uint8Array {
   return decodeChecked(text, prefix, ADDRESS_BYTES, 'address');
 }
 
-export function formatAddress(addr: Uint8Array, prefix: string = DEFAULT_ADDRESS_PREFIX): string {
+export function formatAddress(addr: Uint8Array, prefix: string = chainPrefix): string {
   if (addr.length !== ADDRESS_BYTES) throw new Error(`address: expected ${ADDRESS_BYTES} bytes, got ${addr.length}`);
   return encodeChecked(addr, prefix);
 }

@@ -22,8 +22,8 @@
 // they would import each other in circles, and the file reads as the list of FC_REFLECT lines it mirrors.
 
 import { createHash } from 'node:crypto';
-import { NULL_PUBLIC_KEY, fcTime, i64, parseFcTime, u64 } from './fc-json.js';
-import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
+import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
+import { formatAddress, formatPublicKey, nullPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
 import { readObjectId } from './object-id.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +364,10 @@ const publicKey: Type = {
   pack: (w, v, path) => w.raw(parsePublicKeyAt(v, path)),
   json: (v, path) => formatPublicKey(parsePublicKeyAt(v, path)),
   sortKey: (v, path) => publicKeyAddress(parsePublicKeyAt(v, path)),
-  zero: NULL_PUBLIC_KEY,
+  // the chain's prefix is set at start, after this table is built
+  get zero() {
+    return nullPublicKey();
+  },
 };
 
 function parsePublicKeyAt(v: unknown, path: string): Uint8Array {
@@ -381,7 +384,9 @@ const address: Type = {
   pack: (w, v, path) => w.raw(parseAddressAt(v, path)),
   json: (v, path) => formatAddress(parseAddressAt(v, path)),
   sortKey: (v, path) => parseAddressAt(v, path),
-  zero: formatAddress(new Uint8Array(20)),
+  get zero() {
+    return formatAddress(new Uint8Array(20));
+  },
 };
 
 function parseAddressAt(v: unknown, path: string): Uint8Array {
@@ -856,6 +861,15 @@ const assetIssueOperation = struct('asset_issue_operation', [
   ['extensions', futureExtensions],
 ]);
 
+/** protocol/balance.hpp: (fee)(deposit_to_account)(balance_to_claim)(balance_owner_key)(total_claimed) */
+const balanceClaimOperation = struct('balance_claim_operation', [
+  ['fee', asset],
+  ['deposit_to_account', accountId],
+  ['balance_to_claim', typedId(1, 15, 'balance')],
+  ['balance_owner_key', publicKey],
+  ['total_claimed', asset],
+]);
+
 /** Core's operation names by code (protocol/operations.hpp's static_variant order, `_operation` dropped), for errors. */
 export const OPERATION_NAMES: readonly string[] = [
   'transfer', 'limit_order_create', 'limit_order_cancel', 'call_order_update', 'fill_order', 'account_create',
@@ -885,6 +899,7 @@ export const SUPPORTED_OPERATIONS: ReadonlyMap<number, string> = new Map([
   [6, 'account_update'],
   [10, 'asset_create'],
   [14, 'asset_issue'],
+  [37, 'balance_claim'],
 ]);
 
 const operationAlternatives: (Type | undefined)[] = [];
@@ -895,6 +910,7 @@ operationAlternatives[5] = accountCreateOperation;
 operationAlternatives[6] = accountUpdateOperation;
 operationAlternatives[10] = assetCreateOperation;
 operationAlternatives[14] = assetIssueOperation;
+operationAlternatives[37] = balanceClaimOperation;
 
 const operation = staticVariant(
   'operation',

@@ -68,6 +68,7 @@ export interface StateStore {
   readonly accountOrders: Table<number, [number, number]>;
   readonly accountOrderPrices: Table<number, [number, number, number, string, number]>;
   readonly orderExpirations: RangeTable<number, [number, number]>;
+  readonly balanceOwners: Table<number, [string, number, number]>;
 }
 
 /** Writes kept in memory over a base table; `commit` replays them onto the base. */
@@ -174,6 +175,7 @@ export function overlayStore(base: StateStore): OverlayStore {
     accountOrders: new OverlayTable(base.accountOrders),
     accountOrderPrices: new OverlayTable(base.accountOrderPrices),
     orderExpirations: new OverlayRangeTable(base.orderExpirations),
+    balanceOwners: new OverlayTable(base.balanceOwners),
   };
   return {
     ...tables,

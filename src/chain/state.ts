@@ -94,6 +94,11 @@ export class ChainState {
     return n;
   }
 
+  /** Makes `instance` the next one handed out (ids Core reserves at genesis: it creates and removes their objects). */
+  setNextInstance(space: number, type: number, instance: number): void {
+    this.counters.set(`next_instance:${space}.${type}`, instance);
+  }
+
   /** Next free instance of a space.type, as Graphene allocates ids: dense, from the stored counter. */
   nextInstance(space: number, type: number): number {
     const n = this.peekInstance(space, type);

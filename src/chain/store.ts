@@ -102,6 +102,11 @@ export interface ChainStore {
   readonly tickers: Database<number, [number, number]>;
   /** [base_volume as 32 hex digits, ticker instance] → 1 (by_volume) */
   readonly tickerVolumes: Database<number, [string, number]>;
+  /**
+   * [owner address text, asset instance, 1.15 instance] → 1: genesis balance objects by owner
+   * (Core's balance_index by_owner), for get_balance_objects
+   */
+  readonly balanceOwners: Database<number, [string, number, number]>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   /**
@@ -129,6 +134,8 @@ export const OBJ = {
   assetDynamicData: [2, 3],
   accountStatistics: [2, 6],
   limitOrder: [1, 7],
+  committeeMember: [1, 5],
+  balance: [1, 15],
   fillHistory: [5, 0],
   bucket: [5, 1],
   ticker: [5, 2],
@@ -175,6 +182,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const buckets = root.openDB<number, [number, number, number, number]>({ name: 'buckets', encoding: 'ordered-binary' });
   const tickers = root.openDB<number, [number, number]>({ name: 'tickers', encoding: 'ordered-binary' });
   const tickerVolumes = root.openDB<number, [string, number]>({ name: 'ticker_volumes', encoding: 'ordered-binary' });
+  const balanceOwners = root.openDB<number, [string, number, number]>({ name: 'balance_owners', encoding: 'ordered-binary' });
   const pendingUndo = root.openDB<unknown, number>({ name: 'pending_undo', encoding: 'msgpack' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
@@ -210,6 +218,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     buckets,
     tickers,
     tickerVolumes,
+    balanceOwners,
     pendingUndo,
     close: () => root.close(),
   };

@@ -4,7 +4,9 @@
 import { type ChainStore, SCHEMA_VERSION, openChainStore } from './store.js';
 import { MAX_INSTANCE, objectIdParts } from './object-id.js';
 import type { Genesis } from './genesis.js';
-import { fcTime, parseFcTime, u64 } from './fc-json.js';
+import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
+import { addressPrefix, DEFAULT_ADDRESS_PREFIX } from './public-key.js';
+import { createBalanceObject } from './balance-claim.js';
 import { ChainState } from './state.js';
 import { evaluate, adjustBalance, indexAccountReferences } from './evaluators.js';
 import { clearExpiredOrders } from './market.js';
@@ -27,6 +29,13 @@ import {
   type AccountInit,
 } from './objects.js';
 
+/** vote_id_type::vote_type (protocol/vote.hpp) */
+const VOTE_COMMITTEE = 0;
+const VOTE_WITNESS = 1;
+/** asset_issuer_permission_flags (protocol/types.hpp): witness_fed_asset, and DEFAULT_UIA_ASSET_ISSUER_PERMISSION */
+const WITNESS_FED_ASSET = 0x80;
+const DEFAULT_UIA_ASSET_ISSUER_PERMISSION = 0x4f;
+
 // The shapes are defined in types.ts; re-exported for the modules that name them from here.
 export type { ChangeSet, SignedTransactionJson } from './types.js';
 
@@ -44,14 +53,25 @@ function specialAccounts(): AccountInit[] {
 }
 
 /**
- * Creates the genesis state in an empty store, or checks that a store was made from this genesis.
- * Returns the chain id in force.
+ * Creates the genesis state in an empty store, or checks that a store was made from this genesis
+ * and with this key prefix. Returns the chain id in force.
+ *
+ * As Core's database::init_genesis (db_genesis.cpp): the special accounts, the initial accounts
+ * (registered by temp-account, lifetime members upgraded), the core asset, the initial assets, the
+ * initial balances (balance objects 1.15.x for addresses; this node credits account names directly),
+ * the witnesses (1.6.x, from 1.6.1 in Core's form: 1.6.0 is GRAPHENE_NULL_WITNESS), the committee
+ * members (1.5.x) and the global properties with the first `initial_active_witnesses` witnesses.
  */
-export function initChain(store: ChainStore, genesis: Genesis, chainId: string): { chainId: string; created: boolean } {
+export function initChain(store: ChainStore, genesis: Genesis, chainId: string, prefix = addressPrefix()): { chainId: string; created: boolean } {
   const existing = store.meta.get('chain_id');
   if (existing !== undefined) {
     if (existing !== chainId) {
       throw new Error(`the data directory holds chain ${existing}, but the genesis file gives chain ${chainId}; use another --data-dir or the genesis it was made from`);
+    }
+    // Stores made before the option have BTS keys in them.
+    const stored = store.meta.get('address_prefix') ?? DEFAULT_ADDRESS_PREFIX;
+    if (stored !== prefix) {
+      throw new Error(`the data directory holds a chain whose keys have the prefix ${stored}, but --address-prefix is ${prefix}; start with --address-prefix ${stored}, or use another --data-dir`);
     }
     upgradeStore(store);
     return { chainId: existing, created: false };
@@ -59,11 +79,13 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
   const genesisTime = fcTime(parseFcTime(genesis.initial_timestamp));
   const maxSupply = BigInt(genesis.max_core_supply);
   const accounts: AccountInit[] = specialAccounts();
+  // Core reserves the ids of num_special_accounts (and _assets) beyond its own special ones.
+  const firstAccount = Math.max(accounts.length, genesis.immutable_parameters.num_special_accounts);
   // Core creates genesis accounts with an account_create from temp-account (referrer 1.2.0), then
   // upgrades lifetime members, which makes them their own registrar, referrer and lifetime referrer
   // (db_init.cpp, account_upgrade_evaluator).
   genesis.initial_accounts.forEach((a, i) => {
-    const self = 6 + i;
+    const self = firstAccount + i;
     accounts.push({
       instance: self,
       name: a.name,
@@ -82,37 +104,76 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
   store.root.transactionSync(() => {
     const state = new ChainState(store);
     for (const a of accounts) {
+      if (a.instance >= 6 && state.peekInstance(1, 2) < a.instance) state.setNextInstance(1, 2, a.instance);
       const { obj } = state.create(1, 2, () => accountObject(a));
       indexAccountReferences(state, a.instance, undefined, obj);
+      if (state.peekInstance(2, 6) < a.instance) state.setNextInstance(2, 6, a.instance);
       state.create(2, 6, () => accountStatisticsObject({ instance: a.instance, name: a.name }));
       store.accountNames.putSync(a.name, a.instance);
     }
+    const accountId = (name: string): number => store.accountNames.get(name)!;
+    // The supply of each asset: what the genesis hands out (balances, balance objects, accumulated fees).
+    const supply = new Map<string, bigint>([[genesis.core_asset.symbol, 0n]]);
+    for (const b of genesis.initial_balances) supply.set(b.asset_symbol, (supply.get(b.asset_symbol) ?? 0n) + BigInt(b.amount));
     state.create(1, 3, () => assetObject({ instance: 0, symbol: genesis.core_asset.symbol, precision: genesis.core_asset.precision, issuer: 3, maxSupply }));
     store.assetSymbols.putSync(genesis.core_asset.symbol, 0);
-    const supply = genesis.initial_balances.reduce((sum, b) => sum + BigInt(b.amount), 0n);
-    state.create(2, 3, () => assetDynamicDataObject(0, supply));
+    state.create(2, 3, () => assetDynamicDataObject(0, supply.get(genesis.core_asset.symbol)!));
+    const firstAsset = Math.max(1, genesis.immutable_parameters.num_special_assets);
+    if (genesis.initial_assets.length > 0 && firstAsset > 1) {
+      state.setNextInstance(1, 3, firstAsset);
+      state.setNextInstance(2, 3, firstAsset);
+    }
+    for (const a of genesis.initial_assets) {
+      const { instance, obj } = state.create(1, 3, (_id, i) =>
+        assetObject({ instance: i, symbol: a.symbol, precision: a.precision, issuer: accountId(a.issuer_name), maxSupply: BigInt(a.max_supply), description: a.description, creationTime: genesisTime }),
+      );
+      // Core gives genesis user-issued assets the witness_fed_asset flag and DEFAULT_UIA_ASSET_ISSUER_PERMISSION.
+      const options = obj.options as Record<string, unknown>;
+      options.flags = WITNESS_FED_ASSET;
+      options.issuer_permissions = DEFAULT_UIA_ASSET_ISSUER_PERMISSION;
+      const dyn = assetDynamicDataObject(instance, (supply.get(a.symbol) ?? 0n) + BigInt(a.accumulated_fees));
+      dyn.accumulated_fees = i64(BigInt(a.accumulated_fees));
+      state.create(2, 3, () => dyn);
+      store.assetSymbols.putSync(a.symbol, instance);
+    }
     const ctx = { state, blockNum: 0, blockTime: parseFcTime(genesis.initial_timestamp) };
-    for (const b of genesis.initial_balances) adjustBalance(ctx, store.accountNames.get(b.owner)!, 0, BigInt(b.amount));
-    const witnesses = genesis.initial_witness_candidates.map((w) =>
-      state.create(1, 6, (id, instance) => ({
-        id,
-        witness_account: `1.2.${store.accountNames.get(w.owner_name)}`,
-        last_aslot: 0,
-        signing_key: w.block_signing_key,
-        vote_id: `1:${instance}`,
-        total_votes: 0,
-        url: '',
-        total_missed: 0,
-        last_confirmed_block_num: 0,
-      })).obj.id as string,
+    for (const b of genesis.initial_balances) {
+      const asset = store.assetSymbols.get(b.asset_symbol)!;
+      const account = store.accountNames.get(b.owner);
+      if (account !== undefined) adjustBalance(ctx, account, asset, BigInt(b.amount));
+      else createBalanceObject(state, b.owner, BigInt(b.amount), asset);
+    }
+    // Core's witness 1.6.0 is created and removed at genesis: its id is reserved.
+    if (genesis.first_witness_instance > 0) state.setNextInstance(1, 6, genesis.first_witness_instance);
+    // Vote ids are handed out in creation order across witnesses and committee members (get_next_vote_id).
+    let nextVoteId = 0;
+    const witnesses = genesis.initial_witness_candidates.map(
+      (w) =>
+        state.create(1, 6, (id) => ({
+          id,
+          witness_account: `1.2.${accountId(w.owner_name)}`,
+          last_aslot: 0,
+          signing_key: w.block_signing_key,
+          vote_id: `${VOTE_WITNESS}:${nextVoteId++}`,
+          total_votes: 0,
+          url: '',
+          total_missed: 0,
+          last_confirmed_block_num: 0,
+        })).obj.id as string,
     );
-    state.create(2, 0, () => globalPropertyObject(genesis.initial_parameters, witnesses, []));
+    for (const c of genesis.initial_committee_candidates) {
+      state.create(1, 5, (id) => ({ id, committee_member_account: `1.2.${accountId(c.owner_name)}`, vote_id: `${VOTE_COMMITTEE}:${nextVoteId++}`, total_votes: 0, url: '' }));
+    }
+    const active = witnesses.slice(0, genesis.initial_active_witnesses);
+    const gp = globalPropertyObject(genesis.initial_parameters, active, []);
+    gp.next_available_vote_id = nextVoteId;
+    state.create(2, 0, () => gp);
     state.create(2, 1, () =>
       dynamicGlobalPropertyObject({
         headBlockNumber: 0,
         headBlockId: '0'.repeat(40),
         time: genesisTime,
-        currentWitness: witnesses[0]!,
+        currentWitness: active[0]!,
         nextMaintenanceTime: genesisTime,
         lastBudgetTime: genesisTime,
         currentAslot: 0,
@@ -122,6 +183,8 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string):
     );
     state.flush();
     store.meta.putSync('chain_id', chainId);
+    store.meta.putSync('address_prefix', prefix);
+    store.meta.putSync('immutable_parameters', JSON.stringify(genesis.immutable_parameters));
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return { chainId, created: true };

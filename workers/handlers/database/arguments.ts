@@ -2,7 +2,7 @@
 // from_variant (or the C++ constructor it calls) converts it, with the same failures.
 import { asArray, asInt64 as asInt64Checked, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
-import { parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
+import { addressPrefix, parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
 import { FEE_OPERATIONS, normaliseOperation } from '../../../src/chain/fees.js';
 
 export const optU32 = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : asUint32(v));
@@ -32,14 +32,16 @@ const tooLong = (what: string, s: string): RpcError =>
 /** public_key_type(std::string) (protocol/types.cpp), with its checks in order. */
 export function asPublicKey(v: unknown): string {
   const s = asString(v);
-  if (s.length <= 3) throw new RpcError(assertError('base58str.size() > prefix_len: '));
-  if (!s.startsWith('BTS')) throw new RpcError(assertError('base58str.substr( 0, prefix_len ) == prefix: ', { base58str: s.length > 3 + LONGEST_BASE58 ? `${s.slice(0, 3 + LONGEST_BASE58)}…` : s }));
-  if (s.length > 3 + LONGEST_BASE58) throw tooLong('public key', s);
+  const prefix = addressPrefix();
+  const n = prefix.length;
+  if (s.length <= n) throw new RpcError(assertError('base58str.size() > prefix_len: '));
+  if (!s.startsWith(prefix)) throw new RpcError(assertError('base58str.substr( 0, prefix_len ) == prefix: ', { base58str: s.length > n + LONGEST_BASE58 ? `${s.slice(0, n + LONGEST_BASE58)}…` : s }));
+  if (s.length > n + LONGEST_BASE58) throw tooLong('public key', s);
   try {
     parsePublicKey(s);
   } catch (err) {
     const why = (err as Error).message;
-    if (why.includes('base58')) throw new RpcError(fcError(FC.parse, 'Unable to decode base58 string ${base58_str}', { base58_str: s.slice(3) }));
+    if (why.includes('base58')) throw new RpcError(fcError(FC.parse, 'Unable to decode base58 string ${base58_str}', { base58_str: s.slice(n) }));
     if (why.includes('checksum')) throw new RpcError(assertError('fc::ripemd160::hash( (char*) key_data.data(), key_data.size() )._hash[0].value() == bin_key.check: '));
     throw new RpcError(fcError(FC.outOfRange, 'public key ${key}: ${why}', { key: s, why }));
   }
@@ -49,7 +51,7 @@ export function asPublicKey(v: unknown): string {
 /** address(std::string) (protocol/address.cpp). */
 export function asAddress(v: unknown): string {
   const s = asString(v);
-  if (s.length > 3 + LONGEST_BASE58) throw tooLong('address', s);
+  if (s.length > addressPrefix().length + LONGEST_BASE58) throw tooLong('address', s);
   try {
     parseAddress(s);
   } catch {

@@ -1,5 +1,6 @@
 // database_api: Balances, and Blinded balances. Balances are the stored 2.5.x objects, found through
-// the store's (account, asset) index; there are no vesting, genesis or blinded balances.
+// the store's (account, asset) index; genesis balance objects (1.15.x) through their owner's address;
+// there are no vesting or blinded balances.
 
 import { asArray, asString } from '../../../src/api/params.js';
 import { FC, RpcError, fcError } from '../../../src/errors.js';
@@ -8,7 +9,7 @@ import type { ReplyWriter } from '../../reply-writer.js';
 import { answerNothing } from '../unkept-answers.js';
 import { asAddress, ids } from './arguments.js';
 import { balanceInstances, balanceText } from './account-holdings.js';
-import { mustParse, writeList } from './store-reads.js';
+import { mustParse, writeList, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
@@ -24,17 +25,20 @@ export const balanceHandlers = {
     writeBalances(ctx, out, name, assetsArg);
   },
 
-  get_balance_objects(_ctx, [addrs], out) {
-    asArray(addrs).forEach(asAddress);
-    // Genesis balance objects (1.15.x) to claim: this chain credits genesis balances directly.
-    answerNothing(out, 'database', 'get_balance_objects');
+  get_balance_objects(ctx, [addrs], out) {
+    // Genesis balance objects (1.15.x) still to claim, by owner address and then asset (Core's by_owner).
+    const owners = asArray(addrs).map(asAddress);
+    const found: Key[] = [];
+    for (const owner of owners) {
+      for (const k of ctx.store.balanceOwners.getKeys({ start: [owner], end: [owner, Number.MAX_SAFE_INTEGER] })) found.push([1, 15, k[2]]);
+    }
+    writeObjects(ctx, out, found);
   },
 
   get_vested_balances(ctx, [objs], out) {
-    const balances = ids(objs, 1, 15);
-    // `obj(_db)` of a 1.15.x that does not exist throws; none ever exists here.
-    for (const b of balances) mustParse(ctx, [1, 15, b.instance]);
-    answerNothing(out, 'database', 'get_vested_balances');
+    // balance_object::available: the whole balance, none of them vesting (genesis.ts refuses vesting ones).
+    const balances = ids(objs, 1, 15).map((b) => mustParse<{ balance: unknown }>(ctx, [1, 15, b.instance]).balance);
+    out.json(balances);
   },
 
   get_vesting_balances(ctx, [nameOrId], out) {

@@ -5,12 +5,13 @@ import { asUint64 } from '../../../src/api/params.js';
 import type { WorkerContext } from '../../context.js';
 import { asBool } from './arguments.js';
 import { fail } from './checks.js';
-import { NULL, chainId, rawObject } from './store-reads.js';
+import { NULL, chainId, mustParse, rawObject } from './store-reads.js';
+import { addressPrefix } from '../../../src/chain/public-key.js';
 import { headNextInstance } from '../../../src/chain/pending.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
-/** chain_property_object.immutable_parameters: immutable_chain_parameters' defaults. */
+/** chain_property_object.immutable_parameters: the genesis file's, or immutable_chain_parameters' defaults (stores made before they were kept). */
 const IMMUTABLE_PARAMETERS = { min_committee_member_count: 11, min_witness_count: 11, num_special_accounts: 0, num_special_assets: 0 };
 
 /** get_next_object_id: the index exists for space 1 types 1..22 except 1.9, and space 2 types 0..18. */
@@ -49,9 +50,9 @@ function nextObjectId(ctx: WorkerContext, method: string, space: number, type: n
 // get_config: graphene::chain::get_config() (libraries/chain/get_config.cpp), in its insertion order,
 // with the values of protocol/config.hpp and chain/config.hpp, numbers in fc's output format.
 
+// GRAPHENE_SYMBOL and GRAPHENE_ADDRESS_PREFIX are build constants in Core; here the core asset's
+// symbol and the --address-prefix in force, written in front of the rest.
 const CONFIG = {
-  GRAPHENE_SYMBOL: 'BTS',
-  GRAPHENE_ADDRESS_PREFIX: 'BTS',
   GRAPHENE_MIN_ACCOUNT_NAME_LENGTH: 1,
   GRAPHENE_MAX_ACCOUNT_NAME_LENGTH: 63,
   GRAPHENE_MIN_ASSET_SYMBOL_LENGTH: 3,
@@ -113,19 +114,26 @@ const CONFIG = {
   GRAPHENE_NULL_ACCOUNT: '1.2.3',
   GRAPHENE_TEMP_ACCOUNT: '1.2.4',
 };
-const CONFIG_JSON = JSON.stringify(CONFIG);
+const CONFIG_REST = JSON.stringify(CONFIG).slice(1);
+
+/** get_config's text: the chain's symbol and prefix, then the build's constants. */
+function configJson(ctx: WorkerContext): string {
+  const symbol = (mustParse<{ symbol: string }>(ctx, [1, 3, 0])).symbol;
+  return `{"GRAPHENE_SYMBOL":${JSON.stringify(symbol)},"GRAPHENE_ADDRESS_PREFIX":${JSON.stringify(addressPrefix())},${CONFIG_REST}`;
+}
 
 export const globalHandlers = {
   get_chain_properties(ctx, _params, out) {
-    out.json({ id: '2.11.0', chain_id: chainId(ctx), immutable_parameters: IMMUTABLE_PARAMETERS });
+    const stored = ctx.store.meta.get('immutable_parameters');
+    out.json({ id: '2.11.0', chain_id: chainId(ctx), immutable_parameters: stored === undefined ? IMMUTABLE_PARAMETERS : JSON.parse(stored) });
   },
 
   get_global_properties(ctx, _params, out) {
     out.raw(rawObject(ctx, [2, 0, 0]) ?? NULL);
   },
 
-  get_config(_ctx, _params, out) {
-    out.text(CONFIG_JSON);
+  get_config(ctx, _params, out) {
+    out.text(configJson(ctx));
   },
 
   get_chain_id(ctx, _params, out) {

@@ -1,14 +1,14 @@
 // database_api: Witnesses, Committee members, Workers, Votes, and Tickets (which lock core asset for
 // voting power): who may be voted for, and the votes. The chain has its genesis witnesses (1.6.x)
-// and no committee members, workers or tickets (src/api/unkept.ts).
+// and committee members (1.5.x), and no workers or tickets (src/api/unkept.ts).
 
 import { asArray, asObjectId, asOptionalBool, asString, asUint32 } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
-import { resolveAccount } from '../../context.js';
+import { resolveAccount, type WorkerContext } from '../../context.js';
 import { answerNothing } from '../unkept-answers.js';
 import { ids } from './arguments.js';
 import { byAccountPage, checkLimit, listPage } from './checks.js';
-import { lookupVotes, witnesses } from './vote-lookup.js';
+import { committeeMembers, lookupVotes, witnesses } from './vote-lookup.js';
 import { NULL, countOf, parseObject, rawObject, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
@@ -30,34 +30,30 @@ export const governanceHandlers = {
     const lower = asString(lowerBound);
     const limit = asUint32(limitArg);
     checkLimit('lookup_witness_accounts', limit, ctx.config.apiLimits.api_limit_lookup_witness_accounts);
-    const byName = new Map<string, string>();
-    for (const w of witnesses(ctx)) {
-      const name = parseObject<{ name: string }>(ctx, [1, 2, asObjectId(w.witness_account, { space: 1, type: 2 }).instance])?.name;
-      if (name !== undefined && Buffer.compare(Buffer.from(name), Buffer.from(lower)) >= 0 && !byName.has(name)) byName.set(name, `1.6.${w.instance}`);
-    }
-    const pairs = [...byName].sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0]))).slice(0, limit);
-    out.json(pairs);
+    out.json(byAccountName(ctx, witnesses(ctx).map((w) => ({ account: w.witness_account, id: `1.6.${w.instance}` })), lower, limit));
   },
 
   get_witness_count(ctx, _params, out) {
     out.json(countOf(ctx, 1, 6));
   },
 
-  // Committee members: none exist; the store is read all the same.
+  // Committee members: the genesis candidates of a genesis in Core's form, 1.5.x.
 
   get_committee_members(ctx, [idsArg], out) {
     writeObjects(ctx, out, ids(idsArg, 1, 5).map((id) => [1, 5, id.instance] as Key));
   },
 
   get_committee_member_by_account(ctx, [nameOrId], out) {
-    resolveAccount(ctx, asString(nameOrId), true);
-    answerNothing(out, 'database', 'get_committee_member_by_account');
+    const account = `1.2.${resolveAccount(ctx, asString(nameOrId), true)}`;
+    const c = committeeMembers(ctx).find((x) => x.committee_member_account === account);
+    out.raw((c && rawObject(ctx, [1, 5, c.instance])) || NULL);
   },
 
   lookup_committee_member_accounts(ctx, [lowerBound, limitArg], out) {
-    asString(lowerBound);
-    checkLimit('lookup_committee_member_accounts', asUint32(limitArg), ctx.config.apiLimits.api_limit_lookup_committee_member_accounts);
-    answerNothing(out, 'database', 'lookup_committee_member_accounts');
+    const lower = asString(lowerBound);
+    const limit = asUint32(limitArg);
+    checkLimit('lookup_committee_member_accounts', limit, ctx.config.apiLimits.api_limit_lookup_committee_member_accounts);
+    out.json(byAccountName(ctx, committeeMembers(ctx).map((c) => ({ account: c.committee_member_account, id: `1.5.${c.instance}` })), lower, limit));
   },
 
   get_committee_count(ctx, _params, out) {
@@ -100,6 +96,19 @@ export const governanceHandlers = {
     answerNothing(out, 'database', 'get_tickets_by_account');
   },
 } satisfies Partial<HandlersFor<typeof databaseApi>>;
+
+/**
+ * lookup_witness_accounts and lookup_committee_member_accounts: [account name, object id] pairs from
+ * `lower` on, by name, at most `limit` (Core walks its by-name account index).
+ */
+function byAccountName(ctx: WorkerContext, members: readonly { account: string; id: string }[], lower: string, limit: number): [string, string][] {
+  const byName = new Map<string, string>();
+  for (const m of members) {
+    const name = parseObject<{ name: string }>(ctx, [1, 2, asObjectId(m.account, { space: 1, type: 2 }).instance])?.name;
+    if (name !== undefined && Buffer.compare(Buffer.from(name), Buffer.from(lower)) >= 0 && !byName.has(name)) byName.set(name, m.id);
+  }
+  return [...byName].sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0]))).slice(0, limit);
+}
 
 /** vote_id_type from "type:instance" (protocol/vote.hpp). */
 function asVoteId(v: unknown): string {
