@@ -12,7 +12,8 @@
 /** One fc log message, as fc writes it inside `data.stack`. */
 export interface WireLogMessage {
   context: {
-    level: 'error';
+    /** 'warn' for the entries fc's FC_RETHROW_EXCEPTIONS( warn, … ) adds */
+    level: 'error' | 'warn';
     file: string;
     line: number;
     method: string;

@@ -35,6 +35,18 @@ test('a JSON parse failure is -32700 "Invalid JSON message" with an fc exception
   }
 });
 
+test('a JSON parse failure carries the text it could not parse, as fc\'s json::from_string rethrows it, so that a client can read the id back', (t) => {
+  const text = '{"jsonrpc":"2.0","method":"call","params":[0,"get_chain_id",[99999999999999999999999]],"id":7}';
+  const r = parseInbound(text, DEPTH);
+  if (r.kind !== 'invalid') return t.fail(JSON.stringify(r));
+  t.is(r.error.code, -32700);
+  const stack = r.error.data!.stack as { context: { level: string; file: string; method: string }; format: string; data: { str?: string } }[];
+  const last = stack[stack.length - 1]!;
+  t.deepEqual([last.context.level, last.context.file, last.context.method, last.format], ['warn', 'json.cpp', 'from_string', '']);
+  t.is(last.data.str, text);
+  t.is(JSON.parse(last.data.str!.replace(/\d{20,}/, '0')).id, 7);
+});
+
 test('a top-level array is "Batch requests not supported"', (t) => {
   invalid(t, '[]', -32600, 'Batch requests not supported');
   invalid(t, '[{"id":1,"method":"get_chain_id","params":[]}]', -32600, 'Batch requests not supported');

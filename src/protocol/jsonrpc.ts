@@ -52,11 +52,16 @@ export function nestingDepth(v: unknown): number {
 /** V8 12 (Node 22 and later) ends JSON.parse's messages with this; Node 20's V8 does not. */
 const V8_LINE_COLUMN = / \(line \d+ column \d+\)$/;
 
-const parseError = (message: string): Inbound => {
+const parseError = (message: string, text: string): Inbound => {
   // The same reply bytes on every supported Node line: the position is already in the message.
   const detail = message.replace(V8_LINE_COLUMN, '');
   const e = fcError(FC.parse, 'Invalid JSON: ${detail}', { detail }, { method: 'from_string' });
-  return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data: e.data! } };
+  const data = e.data!;
+  // fc's json::from_string rethrows with the text it was given (FC_RETHROW_EXCEPTIONS( warn, "",
+  // ("str",utf8_str) ), json.cpp), so Core's reply carries the request: clients that cannot match an
+  // answer without an id (python-graphenelib) read the id back from there.
+  data.stack.push({ context: { ...data.stack[0]!.context, level: 'warn', file: 'json.cpp', method: 'from_string' }, format: '', data: { str: text } });
+  return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data } };
 };
 
 export function parseInbound(text: string, maxDepth: number): Inbound {
@@ -64,7 +69,7 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
   try {
     v = LONG_DIGIT_RUN.test(text) ? parseLossless(text) : JSON.parse(text);
   } catch (err) {
-    return parseError((err as Error).message);
+    return parseError((err as Error).message, text);
   }
   // A value this deep needs at least two characters per level, so short texts skip the walk.
   if (text.length > maxDepth * 2 && nestingDepth(v) > maxDepth) return { kind: 'invalid', error: protocolError(RPC.TOO_DEEP) };

@@ -32,12 +32,17 @@ mkdir -p "$work/logs"
 echo "run.sh: suite copied to $work; node logs in $work/logs" >&2
 
 cd "$work"
+# A library call that loops (python-graphenelib's API wrapper retries some failures forever, growing
+# as it goes) must not take the machine's memory: pytest gets 4 GiB of address space, and its
+# per-test timeout ends a test that hangs. The node is given its own limits back (shim/docker.py).
+ulimit -S -v "${PYTEST_MAX_KIB:-4194304}"
 status=0
-UPSTREAM_NODE_REPO=$repo UPSTREAM_NODE_LOG_DIR=$work/logs PYTHONDONTWRITEBYTECODE=1 \
+UPSTREAM_NODE_REPO=$repo UPSTREAM_NODE_LOG_DIR=$work/logs PYTHONDONTWRITEBYTECODE=1 XDG_DATA_HOME=$work/data \
 PYTHONPATH="$here/shim:$clients/lib" \
   "$python" -m pytest tests/testnet/aio \
     -p no:cacheprovider \
     -p loop_compat \
+    -p default_account \
     -o asyncio_mode=auto \
     --timeout "${PYTEST_TIMEOUT:-180}" \
     -rfE \

@@ -13,8 +13,10 @@ UPSTREAM_NODE_LOG_DIR (where each node's log goes).
 """
 
 import configparser
+import ctypes
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -51,6 +53,18 @@ class _Containers:
         if port is None:
             raise RuntimeError("the RPC port " + CORE_RPC_PORT + " is not mapped")
         return _Node(image, name or "graphene-rpc", config_dir, int(port))
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _child_setup():
+    """In the node's process, before it runs: it dies with the test process (a killed or crashed
+    pytest leaves no node behind), and it gets back the address space run.sh's cap took from pytest
+    (LMDB reserves a large map)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 
 
 def _core_config(path):
@@ -90,7 +104,7 @@ class _Node:
             "--log-level", os.environ.get("UPSTREAM_NODE_LOG_LEVEL", "info"),
         ]
         self._log = open(self._log_path, "w")
-        self._process = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, cwd=repo)
+        self._process = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, cwd=repo, preexec_fn=_child_setup)
         self._wait_ready(port)
 
     def _wait_ready(self, port, seconds=60):
