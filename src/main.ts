@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './log.js';
 import { defaultAccessPolicy, loadAccessFile, type AccessPolicy } from './access.js';
 import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
 import { openChainStore } from './chain/store.js';
-import { initChain } from './chain/writer.js';
+import { checkAddressPrefix, initChain } from './chain/writer.js';
 import { openPool, type CallPool } from './pool/pool.js';
 import { chainLookups } from './pool/lookups.js';
 import { fairScheduler, type Scheduler } from './pool/scheduler.js';
@@ -134,10 +134,12 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     if (pem.validTo < Date.now()) log.warn({ file: pem.file, validTo: new Date(pem.validTo).toISOString() }, 'the --server-pem certificate has expired: clients will refuse it');
   }
 
-  const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
   const store = openChainStore(config.dataDir);
   let chainId: string;
   try {
+    // A store with keys of another prefix is refused first: its genesis would not even read.
+    checkAddressPrefix(store, config.addressPrefix);
+    const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
     const init = initChain(store, genesis, genesisChainId);
     chainId = init.chainId;
     log.info({ chainId, dataDir: path.resolve(config.dataDir), created: init.created }, init.created ? 'created chain store from genesis' : 'opened chain store');

@@ -68,6 +68,19 @@ test('defaults: rpc-endpoint is 127.0.0.1:8090 and the other options have their 
   t.is(c.logLevel, 'info');
 });
 
+test('address-prefix: BTS by default, any 1 to 16 upper-case letters (TEST, as Core testnet builds), anything else refused', (t) => {
+  t.is(buildConfig({}).addressPrefix, 'BTS');
+  t.is(buildConfig({ 'address-prefix': 'TEST' }).addressPrefix, 'TEST');
+  t.is(buildConfig({}, { 'address-prefix': 'GPH' }).addressPrefix, 'GPH');
+  for (const bad of ['', 'test', 'TE5T', 'ABCDEFGHIJKLMNOPQ', 'BTS ']) refused(t, () => buildConfig({ 'address-prefix': bad }), "command line: option 'address-prefix' expects 1 to 16 upper-case letters");
+});
+
+test('private-key: the development key unless given (null), as the pair witness_node takes otherwise', (t) => {
+  t.is(buildConfig({}).privateKey, null);
+  t.is(buildConfig({ 'private-key': '' }).privateKey, null);
+  t.is(buildConfig({ 'private-key': '["TEST6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV","5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3"]' }).privateKey?.startsWith('["TEST'), true);
+});
+
 test('defaults: every api-limit equals BitShares Core default, and there is no other limit', (t) => {
   const c = defaultConfig();
   t.deepEqual({ ...c.apiLimits }, Object.fromEntries(CORE_LIMITS));

@@ -7,8 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { UNKEPT, type Unkept } from '../src/api/unkept.js';
 import { GETTER_SETS, setFor } from '../src/api/registry.js';
 import { runsIn } from '../src/api/types.js';
-import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/public-key.js';
-import { DEV_PUB, makeChain, op } from './helpers/chain.js';
+import { makeChain, op } from './helpers/chain.js';
 import { httpPost } from './helpers/clients.js';
 import { fixture } from './helpers/node.js';
 
@@ -23,8 +22,6 @@ const listed = (): string[] => Object.entries(UNKEPT).flatMap(([set, methods]) =
  */
 const ARGS: Record<string, unknown[]> = {
   'database.get_top_voters': [10],
-  'database.get_balance_objects': [[formatAddress(publicKeyAddress(parsePublicKey(DEV_PUB)))]],
-  'database.get_vested_balances': [[]],
   'database.get_vesting_balances': ['nathan'],
   'database.get_call_orders_by_account': ['nathan', '1.3.0', 10],
   'database.get_settle_orders': ['TEST', 10],
@@ -50,10 +47,6 @@ const ARGS: Record<string, unknown[]> = {
   'database.get_credit_deals_by_borrower': ['alice'],
   'database.get_credit_deals_by_debt_asset': ['BTS'],
   'database.get_credit_deals_by_collateral_asset': ['TEST'],
-  'database.get_committee_members': [['1.5.0', '1.5.1']],
-  'database.get_committee_member_by_account': ['nathan'],
-  'database.lookup_committee_member_accounts': ['', 10],
-  'database.get_committee_count': [],
   'database.get_all_workers': [],
   'database.get_workers_by_account': ['nathan'],
   'database.get_worker_count': [],

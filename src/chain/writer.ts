@@ -68,11 +68,7 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string, 
     if (existing !== chainId) {
       throw new Error(`the data directory holds chain ${existing}, but the genesis file gives chain ${chainId}; use another --data-dir or the genesis it was made from`);
     }
-    // Stores made before the option have BTS keys in them.
-    const stored = store.meta.get('address_prefix') ?? DEFAULT_ADDRESS_PREFIX;
-    if (stored !== prefix) {
-      throw new Error(`the data directory holds a chain whose keys have the prefix ${stored}, but --address-prefix is ${prefix}; start with --address-prefix ${stored}, or use another --data-dir`);
-    }
+    checkAddressPrefix(store, prefix);
     upgradeStore(store);
     return { chainId: existing, created: false };
   }
@@ -188,6 +184,16 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string, 
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return { chainId, created: true };
+}
+
+/** Refuses a store whose keys carry another prefix than `prefix` (a new, empty store passes). */
+export function checkAddressPrefix(store: ChainStore, prefix: string): void {
+  if (store.meta.get('chain_id') === undefined) return;
+  // Stores made before the option have BTS keys in them.
+  const stored = store.meta.get('address_prefix') ?? DEFAULT_ADDRESS_PREFIX;
+  if (stored !== prefix) {
+    throw new Error(`the data directory holds a chain whose keys have the prefix ${stored}, but --address-prefix is ${prefix}; start with --address-prefix ${stored}, or use another --data-dir`);
+  }
 }
 
 /**

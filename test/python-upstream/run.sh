@@ -5,6 +5,8 @@
 #
 #   test/python-upstream/run.sh                      # the whole suite
 #   test/python-upstream/run.sh -k test_transfer     # extra arguments go to pytest
+#   test/python-upstream/run.sh --isolate            # each test without what earlier ones left in the
+#                                                    # library's transaction buffer (shim/isolate.py)
 #
 # Needs Debian's python3 with python3-pytest python3-pytest-asyncio python3-pytest-timeout
 # python3-aiohttp python3-websockets python3-websocket python3-ecdsa python3-requests
@@ -17,6 +19,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 clients=${PYTHON_BITSHARES_DIR:-$repo/../shared/clients/python-bitshares}
 python=${PYTHON:-/usr/bin/python3}
+plugins="-p loop_compat -p default_account"
+if [ "${1:-}" = "--isolate" ]; then
+  plugins="$plugins -p isolate"
+  shift
+fi
 
 if [ ! -d "$clients/upstream-tests/tests/testnet/aio" ] || [ ! -d "$clients/lib/bitshares" ]; then
   echo "run.sh: no python-bitshares checkout with upstream-tests/ and lib/ at $clients (set PYTHON_BITSHARES_DIR)" >&2
@@ -41,8 +48,7 @@ UPSTREAM_NODE_REPO=$repo UPSTREAM_NODE_LOG_DIR=$work/logs PYTHONDONTWRITEBYTECOD
 PYTHONPATH="$here/shim:$clients/lib" \
   "$python" -m pytest tests/testnet/aio \
     -p no:cacheprovider \
-    -p loop_compat \
-    -p default_account \
+    $plugins \
     -o asyncio_mode=auto \
     --timeout "${PYTEST_TIMEOUT:-180}" \
     -rfE \
