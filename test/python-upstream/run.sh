@@ -35,7 +35,7 @@ fi
 # ./tests/testnet/node_config) stay out of the shared checkout.
 work=$(mktemp -d "${TMPDIR:-/tmp}/python-upstream-XXXXXX")
 cp -R "$clients/upstream-tests/tests" "$work/tests"
-mkdir -p "$work/logs"
+mkdir -p "$work/logs" "$work/nodes"
 echo "run.sh: suite copied to $work; node logs in $work/logs" >&2
 
 cd "$work"
@@ -44,7 +44,8 @@ cd "$work"
 # per-test timeout ends a test that hangs. The node is given its own limits back (shim/docker.py).
 ulimit -S -v "${PYTEST_MAX_KIB:-4194304}"
 status=0
-UPSTREAM_NODE_REPO=$repo UPSTREAM_NODE_LOG_DIR=$work/logs PYTHONDONTWRITEBYTECODE=1 XDG_DATA_HOME=$work/data \
+UPSTREAM_NODE_REPO=$repo UPSTREAM_NODE_LOG_DIR=$work/logs UPSTREAM_NODE_DATA_DIR=$work/nodes \
+PYTHONDONTWRITEBYTECODE=1 XDG_DATA_HOME=$work/data \
 PYTHONPATH="$here/shim:$clients/lib" \
   "$python" -m pytest tests/testnet/aio \
     -p no:cacheprovider \
@@ -55,4 +56,6 @@ PYTHONPATH="$here/shim:$clients/lib" \
     --junitxml "$work/results.xml" \
     "$@" || status=$?
 "$python" "$here/summary.py" "$work/results.xml" || true
+# The chains are not needed after the run (a node stopped by a killed pytest leaves its own behind).
+rm -rf "$work/nodes"
 exit $status

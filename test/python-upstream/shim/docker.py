@@ -8,8 +8,9 @@ block signing key). Core's testnet image is built with the key prefix TEST, so t
 ``--address-prefix TEST``; the genesis' block interval becomes ``--block-interval``. Each run gets
 a new data directory, as each container starts from its genesis.
 
-The node is ``node <repo>/bin/graphene-rpc.js serve``; run.sh sets UPSTREAM_NODE_REPO and
-UPSTREAM_NODE_LOG_DIR (where each node's log goes).
+The node is ``node <repo>/bin/graphene-rpc.js serve``; run.sh sets UPSTREAM_NODE_REPO,
+UPSTREAM_NODE_LOG_DIR (where each node's log goes) and UPSTREAM_NODE_DATA_DIR (where its data
+directory is made).
 """
 
 import configparser
@@ -89,7 +90,7 @@ class _Node:
         prefix = "TEST" if image.endswith(":testnet") else "BTS"
         self.name = name
         self.service_port = None
-        self._data_dir = tempfile.mkdtemp(prefix="graphene-rpc-upstream-")
+        self._data_dir = tempfile.mkdtemp(prefix="node-", dir=os.environ.get("UPSTREAM_NODE_DATA_DIR"))
         self._log_path = os.path.join(log_dir, name + ".log")
         args = [
             "node",
