@@ -1,6 +1,7 @@
 // A store made before the operation index (schema 1) is upgraded when the node opens it: the index
 // is built from the stored operations, the schema marker moves on, and the history calls answer the
-// same bytes as on a store written with the index. Read-only handles refuse an old store.
+// same bytes as on a store written with the index. Read-only handles refuse an old store. A store
+// made before the account history pages (schema 3) gets its pages built, and answers the same bytes.
 import test from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { httpPost } from './helpers/clients.js';
@@ -47,7 +48,7 @@ test('the node builds the operation index of a store made without it, and answer
   await old.operationIndex.drop();
   await old.meta.put('schema', '1');
   await old.close();
-  t.throws(() => openChainStore(chain.dataDir, { readOnly: true }), { message: /has schema 1, and this version reads schema 3/ });
+  t.throws(() => openChainStore(chain.dataDir, { readOnly: true }), { message: new RegExp(`has schema 1, and this version reads schema ${SCHEMA_VERSION}`) });
 
   const upgraded = await chain.serve();
   t.deepEqual(await replies(upgraded.httpUrl), expected);
@@ -56,4 +57,46 @@ test('the node builds the operation index of a store made without it, and answer
   t.teardown(() => store.close());
   t.is(store.meta.get('schema'), SCHEMA_VERSION);
   t.deepEqual([...store.operationIndex.getRange({})].map(({ key, value }) => [key, value]), written);
+});
+
+/** Every call that reads the account history pages. */
+const PAGED = [
+  ['get_account_history', [NATHAN, '1.11.0', 100, '1.11.0']],
+  ['get_account_history', [ALICE, '1.11.2', 2, '1.11.8']],
+  ['get_relative_account_history', [BOB, 0, 100, 0]],
+  ['get_relative_account_history', [NATHAN, 2, 3, 4]],
+  ['get_account_history_operations', [NATHAN, 0, '1.11.0', '1.11.0', 100]],
+  ['get_account_history_by_operations', [ALICE, [0], 0, 100]],
+  ['get_account_history_by_time', [NATHAN, 100, null]],
+] as const;
+
+test('the node builds the history pages of a store made without them, and answers the same bytes', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)], [op.accountCreate('alice')], [op.accountCreate('bob')]);
+  chain.block([op.transfer(NATHAN, ALICE, 5_000_000), op.transfer(NATHAN, BOB, 3_000_000)], [op.assetCreate('GOLD')]);
+  chain.block([op.assetIssue('1.3.1', ALICE, 500)], [op.transfer(ALICE, BOB, 7), op.transfer(BOB, NATHAN, 1)]);
+  const call = async (url: string) => {
+    const out: string[] = [];
+    for (const [method, params] of PAGED) out.push((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['history', method, params] }))).text);
+    return out;
+  };
+  const first = await chain.serve();
+  const expected = await call(first.httpUrl);
+  for (const [i, r] of expected.entries()) t.regex(r, /"id":"1\.11\.\d+"/, PAGED[i]![0]);
+  await first.node.close();
+
+  const old = openChainStore(chain.dataDir);
+  const pages = [...old.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]);
+  t.true(pages.length >= 3);
+  await old.accountPages.drop();
+  await old.meta.put('schema', '3');
+  await old.close();
+
+  const upgraded = await chain.serve();
+  t.deepEqual(await call(upgraded.httpUrl), expected);
+  await upgraded.node.close();
+  const store = openChainStore(chain.dataDir, { readOnly: true });
+  t.teardown(() => store.close());
+  t.is(store.meta.get('schema'), SCHEMA_VERSION);
+  t.deepEqual([...store.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]), pages, 'the same records as the writer made');
 });

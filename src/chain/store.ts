@@ -55,6 +55,11 @@ export interface ChainStore {
   readonly accountHistory: Database<number, [number, number]>;
   /** [account instance, sequence] → 1.11 instance: relative positions are one range read */
   readonly accountSequence: Database<number, [number, number]>;
+  /**
+   * [account instance, record number] → up to PAGE_SIZE consecutive operations of the account's
+   * history with their served JSON (history-pages.ts): a history page is one to three reads
+   */
+  readonly accountPages: Database<Buffer, [number, number]>;
   /** [account instance, asset instance] → 2.5.x balance object instance */
   readonly balances: Database<number, [number, number]>;
   /** [asset instance, account instance] → 2.5.x instance: the holders of an asset, one prefix range */
@@ -112,8 +117,11 @@ export interface ChainStore {
   close(): Promise<void>;
 }
 
-/** 2: the operation index (operationIndex). 3: limit orders and market history (empty before). */
-export const SCHEMA_VERSION = '3';
+/**
+ * 2: the operation index (operationIndex). 3: limit orders and market history (empty before).
+ * 4: account history pages (accountPages), built from the per-operation history.
+ */
+export const SCHEMA_VERSION = '4';
 
 export type OrderPriceKey = [sell: number, receive: number, price: string, order: number];
 
@@ -156,6 +164,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const peers = root.openDB<Buffer, string>({ name: 'peers', encoding: 'binary' });
   const accountHistory = root.openDB<number, [number, number]>({ name: 'account_history', encoding: 'ordered-binary' });
   const accountSequence = root.openDB<number, [number, number]>({ name: 'account_sequence', encoding: 'ordered-binary' });
+  const accountPages = root.openDB<Buffer, [number, number]>({ name: 'account_pages', encoding: 'binary' });
   const balances = root.openDB<number, [number, number]>({ name: 'balances', encoding: 'ordered-binary' });
   const assetSymbols = root.openDB<number, string>({ name: 'asset_symbols', encoding: 'ordered-binary' });
   const blocks = root.openDB<Buffer, number>({ name: 'blocks', encoding: 'binary' });
@@ -194,6 +203,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     accountNames,
     accountHistory,
     accountSequence,
+    accountPages,
     balances,
     assetSymbols,
     blocks,

@@ -12,6 +12,7 @@ import { updateMarketHistories, type FillOrder } from './market-history.js';
 import { marketKey } from './price.js';
 import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
+import { appendHistory, buildHistoryPages, type HistoryAppend } from './history-pages.js';
 import { signCompact } from './keys.js';
 import {
   accountObject,
@@ -163,11 +164,12 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * Schema 1 → 2: the operation index, built from the stored 1.11.x objects in one pass.
  * Schema 2 → 3: the order and market history sub-databases, which a writable open has created;
  * a chain made before them has no orders or fills, so they start empty.
+ * Schema 3 → 4: the account history pages (history-pages.ts), built from the per-account sequences.
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (schema !== '1' && schema !== '2') throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (schema !== '1' && schema !== '2' && schema !== '3') throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
@@ -175,6 +177,8 @@ export function upgradeStore(store: ChainStore): boolean {
         store.operationIndex.putSync(key[2], [o.op[0], o.block_num, o.trx_in_block, parseFcTime(o.block_time)]);
       }
     }
+    // Schema 4: every account's history pages, from the per-operation history.
+    buildHistoryPages(store);
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return true;
@@ -239,6 +243,8 @@ function recordOperation(
   store: ChainStore,
   state: ChainState,
   o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; virtualOp: number; isVirtual: boolean; blockTime: string; blockSeconds: number; accounts: readonly number[] },
+  /** the accounts' history entries, written to their pages once the block's objects are serialized */
+  appends: HistoryAppend[],
 ): void {
   const { instance } = state.create(1, 11, (id) => ({
     id,
@@ -262,6 +268,7 @@ function recordOperation(
     state.touch([2, 6, account]);
     store.accountHistory.putSync([account, instance], seq);
     store.accountSequence.putSync([account, seq], instance);
+    appends.push({ account, seq, instance, type: o.op[0] });
     state.impactedAccounts.add(account);
   }
 }
@@ -286,9 +293,10 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     const firstOp = state.peekInstance(1, 11);
     let opCount = 0;
     const fills: FillOrder[] = [];
+    const historyAppends: HistoryAppend[] = [];
     const marketFills: { market: string; json: string }[] = [];
     const record = (op: OperationJson, result: OperationResult, trxInBlock: number, opInTrx: number, virtualOp: number, isVirtual: boolean, accounts: readonly number[]) => {
-      recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, virtualOp, isVirtual, blockTime, blockSeconds: input.timestamp, accounts });
+      recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, virtualOp, isVirtual, blockTime, blockSeconds: input.timestamp, accounts }, historyAppends);
       opCount++;
       if (op[0] === 4) {
         const fill = op[1] as unknown as FillOrder;
@@ -351,6 +359,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     state.touch(witnessKey);
 
     const changes = state.flush();
+    appendHistory(store, historyAppends, (opId) => changes.json.get(opId)!);
     return {
       blockNum,
       blockId: id,
