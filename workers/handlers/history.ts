@@ -9,6 +9,7 @@ import { asArray, asObjectId, asString, asTime, asUint32, asUint64 } from '../..
 import { objectIdParts } from '../../src/chain/object-id.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
+import type { ObjectKey } from '../../src/chain/store.js';
 import { historyDesc, seqAtOrBefore, type HistoryEntry } from '../../src/chain/history-pages.js';
 import type { HandlersFor } from './types.js';
 import { answerNothing } from './unkept-answers.js';
@@ -97,19 +98,34 @@ function writeObjectsOf(ctx: WorkerContext, out: ReplyWriter, space: number, typ
   out.text(']');
 }
 
-/** Writes the 1.11.x objects with the given instances, in order. */
-function writeOps(ctx: WorkerContext, out: ReplyWriter, instances: readonly number[]): void {
+/**
+ * Writes the 1.11.x objects `from` … `to` - 1 (ascending, or descending when `newestFirst`): one
+ * cursor walk over consecutive keys instead of a lookup per operation.
+ */
+function writeOpRange(ctx: WorkerContext, out: ReplyWriter, from: number, to: number, newestFirst = false): void {
   out.text('[');
-  let first = true;
-  for (const i of instances) {
-    const bytes = ctx.store.objects.getBinaryFast([1, 11, i]);
-    if (!bytes) continue;
-    if (!first) out.text(',');
-    first = false;
-    out.raw(bytes);
+  if (from < to) {
+    const range = newestFirst ? { start: [1, 11, to - 1] as ObjectKey, end: [1, 11, from - 1] as ObjectKey, reverse: true } : { start: [1, 11, from] as ObjectKey, end: [1, 11, to] as ObjectKey };
+    let first = true;
+    for (const { value } of ctx.store.objects.getRange(range)) {
+      if (!first) out.text(',');
+      first = false;
+      out.raw(value);
+    }
   }
   out.text(']');
 }
+
+/** The first i in [lo, hi) for which `pred` holds (`pred` false then true as i grows), or hi. */
+function lowerBound(lo: number, hi: number, pred: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (pred(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 
 // ---- per-account history ----
 
@@ -294,28 +310,29 @@ export const historyHandlers = {
     const blockNum = asUint32(blockArg);
     const trxInBlock = optional(trxArg, asUint16);
     const range = ctx.store.blockOperations.get(blockNum);
-    const found: number[] = [];
-    if (range) {
-      const [first, count] = range;
-      // A block's operations have consecutive ids in (trx_in_block, op_in_trx) order: Core's by_block order.
-      for (let i = first; i < first + count; i++) {
-        if (trxInBlock === undefined || trxInBlockOf(ctx, i) === trxInBlock) found.push(i);
-      }
-    }
-    writeOps(ctx, out, found);
+    if (!range) return void out.text('[]');
+    const [first, count] = range;
+    const end = first + count;
+    if (trxInBlock === undefined) return writeOpRange(ctx, out, first, end);
+    // A block's operations have consecutive ids in (trx_in_block, op_in_trx) order (Core's by_block
+    // order), so one transaction's operations are one run, found by two binary searches.
+    const trxOf = (i: number): number => trxInBlockOf(ctx, i) ?? -1;
+    const lo = lowerBound(first, end, (i) => trxOf(i) >= trxInBlock);
+    const hi = lowerBound(lo, end, (i) => trxOf(i) > trxInBlock);
+    writeOpRange(ctx, out, lo, hi);
   },
 
   get_block_operations_by_time(ctx, [startArg], out) {
     const ostart = optional(startArg, asTime);
     // Every operation with the newest block_time <= start (all of the newest without one), in Core's
-    // by_time order: id descending.
+    // by_time order: id descending. Block times never decrease as ids grow: the run of that time
+    // ends at `newest` and starts where a binary search finds it.
     const newest = ostart === undefined ? opInstanceRange(ctx)?.[1] : newestOpAtOrBefore(ctx, ostart);
-    const found: number[] = [];
-    if (newest !== undefined) {
-      const time = blockTimeOf(ctx, newest);
-      for (let i = newest; i >= 0 && blockTimeOf(ctx, i) === time; i--) found.push(i);
-    }
-    writeOps(ctx, out, found);
+    if (newest === undefined) return void out.text('[]');
+    const time = blockTimeOf(ctx, newest);
+    const lowest = opInstanceRange(ctx)?.[0] ?? 0;
+    const from = lowerBound(lowest, newest, (i) => (blockTimeOf(ctx, i) ?? -Infinity) >= (time ?? Infinity));
+    writeOpRange(ctx, out, from, newest + 1, true);
   },
 
   // The market_history plugin's calls (api.cpp), from the plugin's objects in the store
