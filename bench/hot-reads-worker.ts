@@ -11,7 +11,8 @@ import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 
 const { dataDir, iterations } = workerData as { dataDir: string; iterations: number };
 const store = openChainStore(dataDir, { readOnly: true });
-const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }) };
+// One snapshot for the whole run, as a worker between two blocks has.
+const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }), snapshot: 0 };
 
 const opCount = Number(store.meta.get('next_instance:1.11') ?? '1');
 const users = Number(store.meta.get('next_instance:1.2') ?? '7');
