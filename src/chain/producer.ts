@@ -15,7 +15,7 @@
 import { EventEmitter } from 'node:events';
 import { statfsSync } from 'node:fs';
 import { storeWriteError, type ChainStore } from './store.js';
-import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
+import { applyBlock, DEFAULT_PLUGINS, reportedBlockInterval, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedTransactionJson } from './writer.js';
 import { validateTransaction } from './validate.js';
 import { ChainState } from './state.js';
 import { overlayStore, type OverlayStore } from './state-store.js';
@@ -93,6 +93,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     private readonly log: Logger,
     /** the disk to look at before each block (none: only LMDB's own refusals count) */
     private readonly disk?: DiskWatch,
+    /** the plugins that take part in applying blocks (--custom-operations-plugin) */
+    private readonly plugins: BlockPlugins = DEFAULT_PLUGINS,
   ) {
     super();
     this.signingPublicKey = publicKeyOf(signingKey);
@@ -205,7 +207,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
       const full = this.disk ? diskTooFull(this.disk) : undefined;
       if (full !== undefined) throw this.writeRefused(undefined, full, blockNum);
       try {
-        return applyBlock(this.store, { timestamp, transactions }, this.signingKey);
+        return applyBlock(this.store, { timestamp, transactions }, this.signingKey, this.plugins);
       } catch (err) {
         const error = storeWriteError(err);
         throw error === undefined ? err : this.writeRefused(err, error, blockNum);
@@ -237,6 +239,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     if (failedTransactions !== undefined) {
       for (const p of included) this.emit('dropped', p.id, `the transaction failed when its block was applied: ${(failedTransactions as Error).message}`);
     }
+    // As Core's plugin warns: only the API node knows that a payload was not applied.
+    for (const n of applied.pluginNotes) this.log.warn({ block: applied.blockNum, trxInBlock: n.trxInBlock, opInTrx: n.opInTrx, reason: n.message }, 'custom_operations plugin: payload not applied');
     this.log.debug({ block: applied.blockNum, transactions: failedTransactions === undefined ? included.length : 0 }, 'produced block');
     this.emit('block', applied);
     return applied;

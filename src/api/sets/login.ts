@@ -11,6 +11,7 @@ const getters = {
   asset: method(),
   orders: method(),
   debug: method(),
+  custom_operations: method(),
 } as const;
 
 /** BitShares Core >= 6.1. `dummy` and `is_database_api_allowed` are not reflected, so not listed. */
@@ -25,7 +26,6 @@ export const loginApiCurrent = defineApiSet({
     get_config: method(),
     get_available_api_sets: method(),
     ...getters,
-    custom_operations: method(),
   },
 });
 
