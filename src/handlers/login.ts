@@ -42,10 +42,9 @@ function currentGetter(setName: string): FrontHandler {
 }
 
 function legacyGetter(setName: string): FrontHandler {
-  return ({ session: s, services }) => {
-    // Legacy getters assert that the API object exists, i.e. that a login enabled it (enable_api
-    // creates a plugin's set only when the plugin runs).
-    if (!s.allowed.includes(`${setName}_api`) || pluginMissing(setName, services.config)) {
+  return ({ session: s }) => {
+    // Legacy getters assert that the API object exists, i.e. that a login enabled it.
+    if (!s.allowed.includes(`${setName}_api`)) {
       throw new RpcError(assertError(legacyGetterAssert(`${setName}_api`), {}, where(setName)));
     }
     return s.register(setName);
@@ -64,7 +63,6 @@ const getters = {
   asset: currentGetter('asset'),
   orders: currentGetter('orders'),
   debug: currentGetter('debug'),
-  custom_operations: currentGetter('custom_operations'),
 };
 
 export const currentLoginHandlers = {
@@ -112,6 +110,7 @@ export const currentLoginHandlers = {
     return session.allowed;
   },
   ...getters,
+  custom_operations: currentGetter('custom_operations'),
 } satisfies HandlerTable<typeof loginApiCurrent, 'front', FrontHandler>;
 
 export const legacyLoginHandlers = {
@@ -139,7 +138,6 @@ export const legacyLoginHandlers = {
   asset: legacyGetter('asset'),
   orders: legacyGetter('orders'),
   debug: legacyGetter('debug'),
-  custom_operations: legacyGetter('custom_operations'),
 } satisfies HandlerTable<typeof loginApiLegacy, 'front', FrontHandler>;
 
 /** dummy_api: what ID 0 answers when the session may not use the database API. */

@@ -11,7 +11,6 @@ const getters = {
   asset: method(),
   orders: method(),
   debug: method(),
-  custom_operations: method(),
 } as const;
 
 /** BitShares Core >= 6.1. `dummy` and `is_database_api_allowed` are not reflected, so not listed. */
@@ -26,6 +25,7 @@ export const loginApiCurrent = defineApiSet({
     get_config: method(),
     get_available_api_sets: method(),
     ...getters,
+    custom_operations: method(),
   },
 });
 
