@@ -186,8 +186,9 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   // Its data means something only to plugins; the custom_operations plugin reads it once the block
   // is applied (account-storage.ts), so whatever the data holds, the operation itself succeeds.
   35(ctx, op) {
-    const payer = accountInstance(ctx, op.payer, 'payer');
+    // validate() runs before the evaluator looks anything up
     if (!(amountOf((op.fee as { amount?: unknown } | undefined)?.amount) > 0n)) throw new ChainError('fee.amount > 0: ');
+    const payer = accountInstance(ctx, op.payer, 'payer');
     const auths = ((op.required_auths as unknown[] | undefined) ?? []).map((a) => instanceOf(a, 1, 2, 'required_auths'));
     payFee(ctx, payer, op.fee);
     // db_notify.cpp: the payer, and required_auths (counted since HARDFORK_CORE_210, long past)
