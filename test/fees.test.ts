@@ -73,6 +73,18 @@ test('the schedule scale multiplies every fee by scale/10000', (t) => {
   t.is(calculateCoreFee(normaliseOperation(op.transfer('1.2.6', '1.2.7', 1)), { ...schedule, scale: 0 }), 0n);
 });
 
+test('custom_operation costs custom.hpp\'s default 1 BTS plus 10 per KiB of the whole operation (the schedule has none of its own)', (t) => {
+  const small = normaliseOperation(op.custom('1.2.6', 'ab'.repeat(100)));
+  // fee 8+1, payer 1, required_auths 1, id 2, data 1+100: 114 bytes → 114 * 10 / 1024 = 1
+  t.is(structSize(small), 114);
+  t.is(calculateCoreFee(small, schedule), 100000n + 1n);
+  const large = normaliseOperation(op.custom('1.2.6', 'ab'.repeat(1500), { requiredAuths: ['1.2.7', '1.2.8'] }));
+  t.is(calculateCoreFee(large, schedule), 100000n + (BigInt(structSize(large)) * 10n) / 1024n);
+  const own = { ...schedule, parameters: [...schedule.parameters, [35, { fee: 5000, price_per_kbyte: 2048 }]] as FeeScheduleJson['parameters'] };
+  t.is(calculateCoreFee(small, own), 5000n + 228n);
+  t.deepEqual(normaliseOperation([35, {}]), [35, { fee: { amount: 0, asset_id: '1.3.0' }, payer: '1.2.0', required_auths: [], id: 0, data: '' }]);
+});
+
 test('an operation missing from the schedule uses its fee_params_t defaults', (t) => {
   const without = { ...schedule, parameters: schedule.parameters.filter(([c]) => c !== 0) };
   t.is(calculateCoreFee(normaliseOperation(op.transfer('1.2.6', '1.2.7', 1)), without), 2000000n);

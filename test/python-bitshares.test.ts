@@ -97,7 +97,7 @@ test('account_update of the memo key, the votes and the active keys lands', asyn
 test('operations the devnet does not evaluate are refused by name, before anything is signed', async (t) => {
   const { replies } = await replay(t);
   const refusal = (pattern: RegExp): string => (JSON.parse(replies[callIndex(pattern)]!) as { error: { message: string } }).error.message;
-  t.regex(refusal(/"get_required_fees", \[\[\[8, /), /8 account_upgrade is not supported on this chain \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue\)/);
+  t.regex(refusal(/"get_required_fees", \[\[\[8, /), /8 account_upgrade is not supported on this chain \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue, 35 custom\)/);
   t.regex(refusal(/"get_required_fees", \[\[\[22, /), /proposal_create \(22\) is not an operation of this chain/);
 });
 

@@ -1,9 +1,14 @@
 // A store made before the operation index (schema 1) is upgraded when the node opens it: the index
 // is built from the stored operations, the schema marker moves on, and the history calls answer the
-// same bytes as on a store written with the index. Read-only handles refuse an old store. A store
-// made before the account history pages (schema 3) gets its pages built, and answers the same bytes.
+// same bytes as on a store written with the index. Read-only handles refuse an old store. A store made
+// before account storage (schema 3) gains its empty index the same way. A store made before the
+// account history pages (schema 4) gets its pages built, and answers the same bytes.
 import test from 'ava';
-import { makeChain, op } from './helpers/chain.js';
+import { DEV_WIF, makeChain, op } from './helpers/chain.js';
+import { applyBlock } from '../src/chain/writer.js';
+import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
+import { privateKeyFromWif } from '../src/chain/keys.js';
+import { packStorageMap } from '../src/chain/account-storage.js';
 import { httpPost } from './helpers/clients.js';
 import { openChainStore, SCHEMA_VERSION } from '../src/chain/store.js';
 
@@ -89,7 +94,7 @@ test('the node builds the history pages of a store made without them, and answer
   const pages = [...old.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]);
   t.true(pages.length >= 3);
   await old.accountPages.drop();
-  await old.meta.put('schema', '3');
+  await old.meta.put('schema', '4');
   await old.close();
 
   const upgraded = await chain.serve();
@@ -99,4 +104,27 @@ test('the node builds the history pages of a store made without them, and answer
   t.teardown(() => store.close());
   t.is(store.meta.get('schema'), SCHEMA_VERSION);
   t.deepEqual([...store.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]), pages, 'the same records as the writer made');
+});
+
+test('a store made before account storage (schema 3) opens, and custom operations store into it from then on', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
+  // What the version before left: no account_storage database, schema 3.
+  await chain.store.accountStorage.drop();
+  await chain.store.meta.put('schema', '3');
+  const node = await chain.serve();
+  const storage = async (): Promise<unknown> => JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['custom_operations', 'get_storage_info', []] }))).text).result;
+  t.deepEqual(await storage(), []);
+  await node.node.close();
+  const store = openChainStore(chain.dataDir);
+  t.is(store.meta.get('schema'), SCHEMA_VERSION);
+  const data = Buffer.from(packStorageMap({ remove: false, catalog: 'c', keyValues: [['k', '1']] })).toString('hex');
+  const custom = op.custom(NATHAN, data);
+  custom[1].fee = { amount: 200_000, asset_id: '1.3.0' };
+  const time = parseFcTime('2026-01-01T01:00:00');
+  applyBlock(store, { timestamp: time, transactions: [{ ref_block_num: 0, ref_block_prefix: 0, expiration: fcTime(time + 60), operations: [custom], extensions: [], signatures: [] }] }, privateKeyFromWif(DEV_WIF));
+  await store.close();
+  const again = await chain.serve();
+  const reply = JSON.parse((await httpPost(again.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['custom_operations', 'get_storage_info', []] }))).text);
+  t.deepEqual(reply.result, [{ id: '7.0.0', account: NATHAN, catalog: 'c', key: 'k', value: 1 }]);
 });

@@ -140,8 +140,14 @@ export function operationRequiredAuthorities(op: unknown, active: Set<number>, o
     case 14: // asset_issue: issuer
       active.add(accountInstance(f.issuer));
       return;
+    case 35: // custom: the payer, and every account of required_auths (their active authority)
+      // Core ignored required_auths before HARDFORK_CORE_210 (2020-07-30); every block of this
+      // chain is later, so they count.
+      active.add(accountInstance(f.payer));
+      for (const a of Array.isArray(f.required_auths) ? f.required_auths : []) active.add(accountInstance(a));
+      return;
     default:
-      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 1, 2, 5, 6, 10, 14)', { code }));
+      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 1, 2, 5, 6, 10, 14, 35)', { code }));
   }
 }
 

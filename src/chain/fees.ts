@@ -1,7 +1,7 @@
 // Operation fees as BitShares Core computes them (libraries/protocol/fee_schedule_calc.cpp,
 // fee_schedule_set_fee.cpp, asset.cpp and each operation's calculate_fee), for the operations this
 // chain has: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create,
-// 6 account_update, 10 asset_create, 14 asset_issue.
+// 6 account_update, 10 asset_create, 14 asset_issue, 35 custom.
 //
 //  core fee  = the operation's calculate_fee(fee parameters of its code in the schedule)
 //              (data fees: bytes * price_per_kbyte / 1024, bytes being fc::raw::pack_size of the
@@ -54,6 +54,7 @@ const DEFAULT_PARAMS: Readonly<Record<number, Record<string, bigint>>> = {
   6: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
   10: { symbol3: 500000n * PRECISION, symbol4: 300000n * PRECISION, long_symbol: 5000n * PRECISION, price_per_kbyte: 10n },
   14: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
+  35: { fee: PRECISION, price_per_kbyte: 10n },
 };
 
 /** The operations whose fees this module computes. */
@@ -105,6 +106,7 @@ const DEFAULT_OPS: Readonly<Record<number, Record<string, unknown>>> = {
     extensions: [],
   },
   14: { fee: ZERO_FEE, issuer: '1.2.0', asset_to_issue: ZERO_FEE, issue_to_account: '1.2.0', extensions: [] },
+  35: { fee: ZERO_FEE, payer: '1.2.0', required_auths: [], id: 0, data: '' },
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -223,6 +225,8 @@ function baseFee(op: OperationJson, p: Record<string, bigint>): bigint {
     }
     case 14: // asset_ops.cpp: fee, plus the data fee of the optional memo (its flag byte included)
       return p.fee! + dataFee(optionalMemoSize(op), p.price_per_kbyte!);
+    case 35: // custom.cpp: fee, plus the whole operation's data fee (its data is most of it)
+      return p.fee! + dataFee(structSize(op), p.price_per_kbyte!);
     default:
       throw unsupportedOperation(code);
   }

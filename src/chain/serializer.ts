@@ -856,6 +856,15 @@ const assetIssueOperation = struct('asset_issue_operation', [
   ['extensions', futureExtensions],
 ]);
 
+/** protocol/custom.hpp: (fee)(payer)(required_auths)(id)(data) */
+const customOperation = struct('custom_operation', [
+  ['fee', asset],
+  ['payer', accountId],
+  ['required_auths', flatSet(accountId)],
+  ['id', uint16],
+  ['data', bytes],
+]);
+
 /** Core's operation names by code (protocol/operations.hpp's static_variant order, `_operation` dropped), for errors. */
 export const OPERATION_NAMES: readonly string[] = [
   'transfer', 'limit_order_create', 'limit_order_cancel', 'call_order_update', 'fill_order', 'account_create',
@@ -885,6 +894,7 @@ export const SUPPORTED_OPERATIONS: ReadonlyMap<number, string> = new Map([
   [6, 'account_update'],
   [10, 'asset_create'],
   [14, 'asset_issue'],
+  [35, 'custom'],
 ]);
 
 const operationAlternatives: (Type | undefined)[] = [];
@@ -895,6 +905,7 @@ operationAlternatives[5] = accountCreateOperation;
 operationAlternatives[6] = accountUpdateOperation;
 operationAlternatives[10] = assetCreateOperation;
 operationAlternatives[14] = assetIssueOperation;
+operationAlternatives[35] = customOperation;
 
 const operation = staticVariant(
   'operation',

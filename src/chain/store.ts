@@ -25,6 +25,10 @@
 //  - The market_history plugin's objects (fills 5.0.x, buckets 5.1.x, tickers 5.2.x, the ticker meta
 //    object 5.3.0) are objects too, found through their plugin's keys: fills by market and sequence
 //    and by market and time, buckets by market, size and open time, tickers by market and by volume.
+//  - The custom_operations plugin's account storage (7.0.x) are objects too; its five indexes are
+//    one sub-database of keys, each key led by the number of the index it belongs to
+//    (account-storage.ts), with the catalog and key texts as hex of their bytes, so that they sort
+//    as Core's std::string does, byte by byte, whatever bytes they hold.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -107,6 +111,8 @@ export interface ChainStore {
   readonly tickers: Database<number, [number, number]>;
   /** [base_volume as 32 hex digits, ticker instance] → 1 (by_volume) */
   readonly tickerVolumes: Database<number, [string, number]>;
+  /** the custom_operations plugin's indexes of account storage objects (account-storage.ts) */
+  readonly accountStorage: Database<number, StorageIndexKey>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   /**
@@ -119,9 +125,13 @@ export interface ChainStore {
 
 /**
  * 2: the operation index (operationIndex). 3: limit orders and market history (empty before).
- * 4: account history pages (accountPages), built from the per-operation history.
+ * 4: the custom_operations plugin's account storage (empty before: no chain had custom operations).
+ * 5: account history pages (accountPages), built from the per-operation history.
  */
-export const SCHEMA_VERSION = '4';
+export const SCHEMA_VERSION = '5';
+
+/** A key of the account storage indexes: the index's number, then its fields (account-storage.ts). */
+export type StorageIndexKey = (number | string)[];
 
 export type OrderPriceKey = [sell: number, receive: number, price: string, order: number];
 
@@ -141,6 +151,7 @@ export const OBJ = {
   bucket: [5, 1],
   ticker: [5, 2],
   tickerMeta: [5, 3],
+  accountStorage: [7, 0],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
@@ -185,6 +196,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const tickers = root.openDB<number, [number, number]>({ name: 'tickers', encoding: 'ordered-binary' });
   const tickerVolumes = root.openDB<number, [string, number]>({ name: 'ticker_volumes', encoding: 'ordered-binary' });
   const pendingUndo = root.openDB<unknown, number>({ name: 'pending_undo', encoding: 'msgpack' });
+  const accountStorage = root.openDB<number, StorageIndexKey>({ name: 'account_storage', encoding: 'ordered-binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -221,6 +233,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     tickers,
     tickerVolumes,
     pendingUndo,
+    accountStorage,
     close: () => root.close(),
   };
 }
