@@ -104,10 +104,10 @@ test('amounts beyond 2^31-1 come back as strings, smaller ones as numbers', (t) 
   t.is(requiredFee(op.transfer('1.2.6', '1.2.7', 1), schedule), 86869);
 });
 
-test('an operation code Core does not define is a parse error naming it', (t) => {
+test('an operation code Core does not define is refused as fc\'s static_variant refuses it', (t) => {
   const e = wireError(t, () => requiredFee([78, {}], schedule));
-  t.is(e.code, 4);
-  t.regex(e.message, /unknown operation code 78/);
+  t.is(e.code, 10);
+  t.regex(e.message, /Unable to set tag '78' when the number of supported tags is 78/);
 });
 
 test('data fees are bytes * price_per_kbyte / 1024, truncated', (t) => {

@@ -139,6 +139,7 @@ export function operationRequiredAuthorities(op: unknown, active: Set<number>, o
   try {
     [code, f] = canonicalOperation(op);
   } catch (err) {
+    if (err instanceof RpcError) throw err;
     throw new RpcError(fcError(FC.parse, '${error}', { error: (err as Error).message }));
   }
   const payer = FEE_PAYER[code]!;

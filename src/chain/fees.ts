@@ -63,11 +63,7 @@ export function defaultFeeSchedule(): FeeScheduleJson {
  * read is an fc parse error naming it.
  */
 export function normaliseOperation(op: unknown): OperationJson {
-  try {
-    return canonicalOperation(op);
-  } catch (err) {
-    throw new RpcError(fcError(FC.parse, '${error}', { error: (err as Error).message }));
-  }
+  return guarded(() => canonicalOperation(op));
 }
 
 const toBig = (v: unknown, what: string): bigint => {

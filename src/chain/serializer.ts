@@ -23,6 +23,7 @@
 
 import { createHash } from 'node:crypto';
 import { NULL_PUBLIC_KEY, fcTime, i64, parseFcTime, u64 } from './fc-json.js';
+import { RpcError, assertError } from '../errors.js';
 import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
 import { readObjectId } from './object-id.js';
 import { FEE_PARAMETERS, OPERATION_NAMES, type FeeParameterKind } from './fee-parameters.js';
@@ -603,9 +604,9 @@ function emptyStruct(name: string): Type {
 
 /**
  * static_variant: varint `which`, then that alternative (fc static_variant.hpp). JSON [which, value].
- * An alternative we do not implement is `undefined` and is refused by name.
+ * A `which` beyond the alternatives is refused as fc's set_which refuses it, with an assertion.
  */
-function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefined>, unknownMessage?: (which: bigint) => string, ordered = false): Type {
+function staticVariant(name: string, alternatives: readonly Type[], ordered = false): Type {
   const first = alternatives[0];
   if (!first) throw new Error(`internal: ${name} has no alternative 0 to default to`);
   const zero = [0, first.zero];
@@ -615,7 +616,11 @@ function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefine
     const [tag, value] = v.length < 2 ? zero : v;
     const which = toInteger(tag, `${path}[0]`);
     const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
-    if (!t) fail(`${path}[0]`, unknownMessage ? unknownMessage(which) : `unknown or unsupported ${name} alternative ${which}`);
+    if (!t) {
+      // variant::as_uint64 reads a negative tag as its two's complement
+      const tag = which < 0n ? which + (1n << 64n) : which;
+      throw new RpcError(assertError("static_cast<size_t>(tag) < count(): Unable to set tag '${tag}' when the number of supported tags is ${count}", { tag: u64(tag), count: alternatives.length }));
+    }
     return [which, t, value];
   };
   return {
@@ -940,7 +945,6 @@ const feeParameterKinds: Readonly<Record<FeeParameterKind, Type>> = { uint64, ui
 const feeParameters = staticVariant(
   'fee_parameters',
   FEE_PARAMETERS.map(({ name, fields }) => struct(`${name}_operation::fee_params_t`, fields.map(([f, kind, d]) => [f, defaulted(feeParameterKinds[kind], u64(d))] as const))),
-  undefined,
   true,
 );
 
@@ -1363,7 +1367,7 @@ if (OPERATIONS.length !== OPERATION_NAMES.length) throw new Error('internal: the
 
 export { OPERATION_NAMES };
 
-const operationVariant = staticVariant('operation', OPERATIONS, (code) => `unknown operation code ${code} (BitShares Core defines 0 to ${OPERATIONS.length - 1})`);
+const operationVariant = staticVariant('operation', OPERATIONS);
 
 /** protocol/base.hpp:88-121: generic_operation_result, generic_exchange_operation_result, extendable_operation_result */
 const operationResult = staticVariant('operation_result', [
