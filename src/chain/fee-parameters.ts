@@ -109,12 +109,6 @@ export const FEE_PARAMETERS: readonly FeeParameters[] = [
 /** Core's operation names by code (protocol/operations.hpp's static_variant order, `_operation` dropped). */
 export const OPERATION_NAMES: readonly string[] = FEE_PARAMETERS.map((p) => p.name);
 
-/**
- * The operations Core marks VIRTUAL (operations.hpp): the chain emits them into history, nobody
- * signs them, and their fee_params_t is empty, so they are priced at 0.
- */
-export const VIRTUAL_OPERATIONS: ReadonlySet<number> = new Set([4, 42, 44, 46, 51, 53, 74]);
-
 /** fee_schedule::get_default(): every operation with its default fee parameters, as JSON entries. */
 export function defaultFeeParameters(code: number): Record<string, bigint> {
   const p = FEE_PARAMETERS[code];

@@ -1457,11 +1457,6 @@ export const packSize = {
   authority: (v: unknown): number => sizeOf(authority, v, 'authority'),
 };
 
-/** A chain_parameters object as Core reads and writes it back (committee_member_update_global_parameters, genesis). */
-export function canonicalChainParameters(parameters: unknown): Record<string, unknown> {
-  return chainParameters.json(parameters, 'chain_parameters') as Record<string, unknown>;
-}
-
 /** The transaction without signatures: what its id and signatures are hashes of. */
 export function packTransaction(trx: unknown): Uint8Array {
   return packWith(transaction, trx);
