@@ -596,6 +596,10 @@ test('every operation is read as fc reads it: missing members take their default
     t.is(await node.result('get_transaction_hex', [trxOf([withUnknown])]), await node.result('get_transaction_hex', [trxOf([s.op])]), `${s.op[0]}`);
     t.regex(await node.result('get_transaction_hex', [trxOf([[s.op[0], {}]])]), /^[0-9a-f]+$/, `${s.op[0]} with every member defaulted`);
   }
+  // Every default operation is priced too: 78 answers, a proposal's with no proposed operations.
+  const defaults = await node.result('get_required_fees', [Array.from({ length: 78 }, (_, code) => [code, {}]), '1.3.0']);
+  t.is(defaults.length, 78);
+  t.deepEqual(defaults[22], [{ amount: 2000000, asset_id: '1.3.0' }, []]);
   // Defaults that are not zero: price_feed's MCR 1750 and MSSR 1500; a take-profit action's size 100%;
   // asset_options' issuer_permissions DEFAULT_UIA_ASSET_ISSUER_PERMISSION (79); fill_order's is_maker.
   const feed = (extra: Json) => trxOf([[19, { publisher: '1.2.7', asset_id: '1.3.2', feed: { ...extra } }]]);
