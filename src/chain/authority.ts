@@ -15,7 +15,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { FC, RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
 import { parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
 import { recoverPublicKey } from './keys.js';
-import { canonicalOperation, signingDigest } from './serializer.js';
+import { OPERATION_NAMES, canonicalOperation, signingDigest } from './serializer.js';
 
 export interface AuthorityJson {
   weight_threshold: number;
@@ -120,6 +120,7 @@ const FEE_PAYER: readonly (string | ((f: Record<string, unknown>) => unknown))[]
   /* 60 */ 'account', 'account', 'account', 'account', 'owner_account', 'owner_account', 'owner_account', 'borrower', 'account', 'owner_account',
   /* 70 */ 'owner_account', 'owner_account', 'borrower', 'account', 'borrower', 'account', 'account', 'seller',
 ];
+if (FEE_PAYER.length !== OPERATION_NAMES.length) throw new Error('internal: the fee payer table and the operation table differ in length');
 
 /** authority( 1, key, 1 ), or proposal_update's one of several keys: each of weight 1, all of them required. */
 const keyAuthority = (keys: Iterable<string>): AuthorityJson => {
