@@ -194,3 +194,9 @@ test('the bundled genesis schedule has every operation\'s entry, with Core\'s de
   t.deepEqual(defaults.parameters[5], [5, { basic_fee: 500000, premium_fee: 200000000, price_per_kbyte: 100000 }]);
   t.deepEqual(defaults.parameters[10]![1].symbol3, '50000000000', 'a uint64 above 2^32 as fc writes it: a string');
 });
+
+test('a schedule that leaves members out keeps fee_schedule\'s defaults: no entries, scale 100%', (t) => {
+  t.is(core([0, {}], {} as FeeScheduleJson), 2000000n);
+  t.is(core([0, {}], { parameters: [[0, {}]] } as unknown as FeeScheduleJson), 2000000n);
+  t.is(core([0, {}], { parameters: [[0, { fee: 7 }]] } as unknown as FeeScheduleJson), 7n);
+});

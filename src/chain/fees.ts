@@ -111,7 +111,7 @@ type Params = Record<string, bigint>;
 /** The schedule's entry for an operation, its members defaulted as from_variant leaves them; undefined if it has none. */
 function scheduleEntry(schedule: FeeScheduleJson, code: number): Params | undefined {
   // fee_parameters is a flat_set ordered by `which`: the first entry of a code is the one kept.
-  const entry = (Array.isArray(schedule.parameters) ? schedule.parameters : []).find((e) => Array.isArray(e) && Number(e[0]) === code);
+  const entry = (Array.isArray(schedule?.parameters) ? schedule.parameters : []).find((e) => Array.isArray(e) && Number(e[0]) === code);
   if (!entry) return undefined;
   const given = typeof entry[1] === 'object' && entry[1] !== null ? entry[1] : {};
   const out: Params = {};
@@ -210,7 +210,8 @@ function baseFee(op: OperationJson, schedule: FeeScheduleJson): bigint {
 /** fee_schedule::calculate_fee(op): the core-asset fee, scaled. */
 export function calculateCoreFee(op: OperationJson, schedule: FeeScheduleJson): bigint {
   let fee = baseFee(op, schedule);
-  const scale = toBig(schedule.scale, 'scale');
+  // A schedule without `scale` keeps fee_schedule's default, 100%.
+  const scale = schedule?.scale === undefined ? PERCENT_100 : toBig(schedule.scale, 'scale');
   if (scale !== PERCENT_100) {
     fee = (fee * scale) / PERCENT_100;
     if (fee > MAX_SHARE_SUPPLY) {
