@@ -454,8 +454,12 @@ test('get_required_fees: per operation, in the requested asset, with Core’s er
   t.is(typeof create.amount, 'string');
   t.true(BigInt(create.amount) > 2895660104n);
   t.is((await f.error('get_required_fees', [[[0, {}]], 'NOPE'])).message, 'Execution error: Assert Exception: asset_ptr: no such asset');
-  t.regex((await f.error('get_required_fees', [[[3, {}]], 'BTS'])).message, /fees of operation 3 cannot be computed by this node/);
-  t.regex((await f.error('get_required_fees', [[[22, {}]], 'BTS'])).message, /not supported by this node/);
+  t.regex((await f.error('get_required_fees', [[[78, {}]], 'BTS'])).message, /Unable to set tag '78' when the number of supported tags is 78/);
+  // Operations the devnet does not evaluate are priced all the same; a proposal with its proposed operations' fees.
+  t.deepEqual(await f.result('get_required_fees', [[[3, {}], [22, { proposed_ops: [{ op: [0, {}] }] }]], 'BTS']), [
+    { amount: 2000000, asset_id: '1.3.0' },
+    [{ amount: 2000000, asset_id: '1.3.0' }, [{ amount: 86869, asset_id: '1.3.0' }]],
+  ]);
 });
 
 test('arguments: too few, null and numeric strings for numbers, WebSocket and call forms agree', async (t) => {

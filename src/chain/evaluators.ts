@@ -13,6 +13,7 @@ import type { OperationJson } from './types.js';
 import { ChainError } from './chain-error.js';
 import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, payFee, type EvalContext, type Evaluated } from './ledger.js';
 import { limitOrderCancel, limitOrderCreate } from './market.js';
+import { OPERATION_NAMES } from './fee-parameters.js';
 
 export { ChainError } from './chain-error.js';
 export { adjustBalance, balanceOf, type EvalContext, type Evaluated } from './ledger.js';
@@ -195,6 +196,14 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     return { result: [0, {}], impacted: [payer, ...auths] };
   },
 };
+
+/** The operations this chain evaluates, by code, with Core's names; the validator refuses the others by name. */
+export const EVALUATED_OPERATIONS: ReadonlyMap<number, string> = new Map(
+  Object.keys(EVALUATORS)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((code) => [code, OPERATION_NAMES[code] ?? String(code)]),
+);
 
 export function evaluate(ctx: EvalContext, [code, op]: OperationJson): Evaluated {
   const ev = EVALUATORS[code];

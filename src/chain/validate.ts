@@ -7,7 +7,8 @@
 import { RpcError, assertError } from '../errors.js';
 import type { ChainStore } from './store.js';
 import type { SignedTransactionJson } from './types.js';
-import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, OPERATION_NAMES, SUPPORTED_OPERATIONS } from './serializer.js';
+import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, OPERATION_NAMES } from './serializer.js';
+import { EVALUATED_OPERATIONS } from './evaluators.js';
 import { signatureKeys, verifyAuthority, type AuthorityJson } from './authority.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 import { fcTime, parseFcTime } from './fc-json.js';
@@ -34,10 +35,11 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
   const operations = (trx as { operations?: unknown }).operations;
   for (const op of Array.isArray(operations) ? operations : []) {
     const code = Array.isArray(op) ? Number(op[0]) : NaN;
-    if (!SUPPORTED_OPERATIONS.has(code)) {
+    // Every operation can be read, packed and priced; only these change the devnet's state.
+    if (!EVALUATED_OPERATIONS.has(code)) {
       fail('is_supported(op): operation ${op} is not supported on this chain (supported: ${supported})', {
         op: Array.isArray(op) ? (OPERATION_NAMES[code] ? `${code} (${OPERATION_NAMES[code]})` : op[0]) : String(op),
-        supported: [...SUPPORTED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
+        supported: [...EVALUATED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
       });
     }
   }
