@@ -395,7 +395,19 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
   const startedAt = Math.floor(Date.now() / 1000);
   try {
     const url = `http://127.0.0.1:${sys.port}/rpc`;
-    const post = async (body: unknown) => (await (await fetch(url, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: any; error?: any };
+    // A refused call stops the scenario with the node's reply, not with a TypeError about `result`.
+    const post = async (body: { id: number; method: string; params: unknown[] }) => {
+      const res = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
+      const text = await res.text();
+      let reply: { result?: any; error?: any };
+      try {
+        reply = JSON.parse(text);
+      } catch {
+        reply = {};
+      }
+      if (reply.result === undefined && !(body.params[0] === 'network_broadcast' && reply.error)) throw new Error(`ws-deposits: ${body.method === 'call' ? String(body.params[1]) : body.method} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+      return reply;
+    };
     // Until the devnet's first block the head may be a generated chain's, far in the past; the node
     // would refuse transfers that expire a minute from now as too far after the head block time.
     while (parseFcTime((await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result.time) < startedAt) await new Promise((r) => setTimeout(r, 100));
