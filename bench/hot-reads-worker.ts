@@ -46,6 +46,13 @@ const cases: Case[] = [
   { name: 'get_block_operations_by_time (random time: a whole block)', set: 'history', method: 'get_block_operations_by_time', params: () => [randomTime()], max: 2000 },
   { name: 'get_objects (1 op, 1.11.x)', set: 'database', method: 'get_objects', params: () => [[`1.11.${rand(opCount)}`]] },
   { name: 'get_objects (10 ops, 1.11.x)', set: 'database', method: 'get_objects', params: () => [Array.from({ length: 10 }, () => `1.11.${rand(opCount)}`)] },
+  // What a trading bot polls (bench ws-market), on the markets `generate --orders` makes.
+  ...(store.assetSymbols.get('XUSD') === undefined
+    ? []
+    : [
+        { name: 'get_order_book BTS/XUSD depth 50', set: 'database', method: 'get_order_book', params: () => ['BTS', 'XUSD', 50] },
+        { name: 'get_ticker BTS/XUSD', set: 'database', method: 'get_ticker', params: () => ['BTS', 'XUSD'] },
+      ]),
 ];
 
 const results: ReadResult[] = [];
