@@ -18,7 +18,7 @@ import test, { type ExecutionContext } from 'ava';
 import bjs from 'bitsharesjs';
 import bitsharesWs from 'bitsharesjs-ws';
 import { makeChain, DEV_PUB } from './helpers/chain.js';
-import { httpPost, rpc } from './helpers/clients.js';
+import { httpPost, rpc, expectingReplies } from './helpers/clients.js';
 import { privateKeyFromWif, publicKeyOf, signCompact } from '../src/chain/keys.js';
 import { signingDigest } from '../src/chain/serializer.js';
 
@@ -560,16 +560,7 @@ async function devnet(t: ExecutionContext): Promise<Node> {
   return {
     chainId: chain.chainId,
     httpUrl,
-    async result(method, params) {
-      const r = await call(method, params);
-      if (r.error) throw new Error(`${method}: ${r.error.message}`);
-      return r.result;
-    },
-    async error(method, params) {
-      const r = await call(method, params);
-      if (!r.error) throw new Error(`${method}: expected an error, got ${JSON.stringify(r.result)}`);
-      return r.error;
-    },
+    ...expectingReplies(call),
   };
 }
 

@@ -3,7 +3,7 @@
 // messages, number formats, and what the calls about absent subsystems answer.
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op, DEV_PUB, DEV_WIF } from './helpers/chain.js';
-import { httpPost, WsClient } from './helpers/clients.js';
+import { httpPost, WsClient, expectingReplies } from './helpers/clients.js';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { privateKeyFromWif, publicKeyOf, signCompact } from '../src/chain/keys.js';
 import { packSignedTransaction, packTransaction, signingDigest, transactionId } from '../src/chain/serializer.js';
@@ -43,16 +43,7 @@ async function chainNode(t: ExecutionContext, options: Record<string, string> = 
     chainId: chain.chainId,
     transferTxid: applied.transactionIds[0]!,
     call,
-    async result(method, params) {
-      const r = await call(method, params);
-      if (r.error) throw new Error(`${method}: ${r.error.message}`);
-      return r.result;
-    },
-    async error(method, params) {
-      const r = await call(method, params);
-      if (!r.error) throw new Error(`${method}: expected an error, got ${JSON.stringify(r.result)}`);
-      return r.error;
-    },
+    ...expectingReplies(call),
   };
 }
 

@@ -10,16 +10,12 @@
 //   mkdir -p /tmp/btsdex-flow && (cd /tmp/btsdex-flow && npm init -y && npm install btsdex@0.7.11)
 //   npm run -s build && BTSDEX_MODULES=/tmp/btsdex-flow/node_modules node dist/test/helpers/capture-btsdex.js
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
-import { buildConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startNode } from '../../src/main.js';
-import { parseFcTime } from '../../src/chain/fc-json.js';
 import { fixture } from './fixtures.js';
+import { startCaptureDevnet } from './capture-devnet.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const script = path.join(root, 'examples/btsdex-bot-flow.cjs');
@@ -41,21 +37,8 @@ const HEADER = `# btsdex 0.7.11 (with btsdex-api 0.7.x, on Node.js ${process.ver
 # history, the ticker and the 24 h volume, and cancels the rest.`;
 
 async function capture(modules: string, out: string): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-capture-'));
-  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'data-dir': dataDir });
-  const node = await startNode(config, createLogger('silent'));
   const lines: string[] = [HEADER];
-  let head = 0;
-  // Blocks are dated by the clock, one second apart at least and never ahead of it, as a live
-  // devnet's are: the client computes expirations and market-history windows from its own clock.
-  const block = async () => {
-    while (Math.floor(Date.now() / 1000) <= head) await new Promise((r) => setTimeout(r, 100));
-    const b = node.producer.produce();
-    head = parseFcTime(b.timestamp);
-    lines.push(`@block ${head}`);
-  };
-  // A first block brings the head time to now.
-  await block();
+  const { node, block, close } = await startCaptureDevnet(lines);
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   let connections = 0;
@@ -104,8 +87,7 @@ async function capture(modules: string, out: string): Promise<void> {
     // Written also when the client failed: the frames say where.
     writeFileSync(out, `${lines.join('\n')}\n`);
     server.close();
-    await node.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
