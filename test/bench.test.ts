@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runGenerate } from '../src/generate-command.js';
+import { MIN_OPEN_LOOP_RATE } from '../bench/run.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 
@@ -51,6 +52,14 @@ test('graphene-rpc bench --tiny runs every scenario without errors and writes th
   t.true(report.deposits.deliveries > 0, 'ws-deposits measured notices');
   t.is(report.idle.length, 2, 'ws-idle on graphene-rpc and the conventional stack');
   t.truthy(report.capacity);
+  // The capacity advice rests on a run that met the target, or the search went down to its lowest
+  // rate before it said that none did.
+  const smallOpen = report.runs.filter((r: { scenario: string; loop: string }) => r.scenario === 'ws-small' && r.loop === 'open');
+  if (report.capacity.sustainableRate > 0) {
+    t.true(smallOpen.some((r: { throughput: number; errors: number; latency: { small: { p99: number } } }) => r.throughput === report.capacity.sustainableRate && r.errors === 0 && r.latency.small.p99 <= report.capacity.p99TargetMs));
+  } else {
+    t.is(Math.min(...smallOpen.map((r: { offeredRate: number }) => r.offeredRate)), MIN_OPEN_LOOP_RATE, report.capacity.note);
+  }
   const md = readFileSync(path.join(out, files.find((f) => f.endsWith('.md'))!), 'utf8');
   t.regex(md, /## Capacity advice/);
   t.regex(md, /## ws-market\n[^]*\| BTS\/X[A-Z]+ \| \d+ \|/);
