@@ -11,7 +11,8 @@ import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 
 const { dataDir, iterations } = workerData as { dataDir: string; iterations: number };
 const store = openChainStore(dataDir, { readOnly: true });
-const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }) };
+// One snapshot for the whole run, as a worker between two blocks has.
+const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }), snapshot: 0 };
 
 const opCount = Number(store.meta.get('next_instance:1.11') ?? '1');
 const users = Number(store.meta.get('next_instance:1.2') ?? '7');
@@ -45,6 +46,13 @@ const cases: Case[] = [
   { name: 'get_block_operations_by_time (random time: a whole block)', set: 'history', method: 'get_block_operations_by_time', params: () => [randomTime()], max: 2000 },
   { name: 'get_objects (1 op, 1.11.x)', set: 'database', method: 'get_objects', params: () => [[`1.11.${rand(opCount)}`]] },
   { name: 'get_objects (10 ops, 1.11.x)', set: 'database', method: 'get_objects', params: () => [Array.from({ length: 10 }, () => `1.11.${rand(opCount)}`)] },
+  // What a trading bot polls (bench ws-market), on the markets `generate --orders` makes.
+  ...(store.assetSymbols.get('XUSD') === undefined
+    ? []
+    : [
+        { name: 'get_order_book BTS/XUSD depth 50', set: 'database', method: 'get_order_book', params: () => ['BTS', 'XUSD', 50] },
+        { name: 'get_ticker BTS/XUSD', set: 'database', method: 'get_ticker', params: () => ['BTS', 'XUSD'] },
+      ]),
 ];
 
 const results: ReadResult[] = [];

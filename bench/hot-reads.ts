@@ -4,8 +4,8 @@
 //
 //   node dist/bench/hot-reads.js [--data-dir DIR] [--iterations N] [--out DIR]
 //
-// Without --data-dir it uses bench/data/chain-default, generating it first if missing
-// (100,000 accounts, 2,000,000 transfers: a few minutes).
+// Without --data-dir it uses bench/data/chain-default, generating it first if missing as the capacity
+// benchmark does (100,000 accounts, 2,000,000 transfers, 20,000 limit orders: a few minutes).
 import { Worker } from 'node:worker_threads';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runGenerate } from '../src/generate-command.js';
 import { upgradeDataDir } from '../src/chain/writer.js';
+import { benchDefault } from './options.js';
 
 export interface ReadResult {
   name: string;
@@ -37,8 +38,11 @@ async function main() {
   });
   const dataDir = values['data-dir'] ?? path.join(root, 'bench/data/chain-default');
   if (!existsSync(path.join(dataDir, 'chain'))) {
-    process.stderr.write(`generating ${dataDir} (100,000 accounts, 2,000,000 transfers)…\n`);
-    process.stderr.write(`${await runGenerate({ dataDir, accounts: 100_000, operations: 2_000_000, seed: 1 })}\n`);
+    // The same chain as the capacity benchmark's full run generates there (bench/options.ts), so
+    // that either command can reuse what the other made.
+    const size = { accounts: Number(benchDefault('accounts', 'full')), operations: Number(benchDefault('operations', 'full')), orders: Number(benchDefault('orders', 'full')) };
+    process.stderr.write(`generating ${dataDir} (${size.accounts} accounts, ${size.operations} transfers, ${size.orders} limit orders)…\n`);
+    process.stderr.write(`${await runGenerate({ dataDir, ...size, seed: 1 })}\n`);
   }
   // The worker opens the store read-only, as the node's workers do; a chain made by an older version
   // gets its indexes first.

@@ -7,7 +7,7 @@ export const ADVERSARIAL_SCENARIOS = ['adv-expensive', 'adv-pipelined', 'adv-flo
 export type AdversarialName = (typeof ADVERSARIAL_SCENARIOS)[number];
 
 /** Every scenario, in the order they run; `--scenarios` picks some. */
-export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
+export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export type Preset = 'full' | 'quick' | 'tiny';
@@ -27,6 +27,8 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   { name: 'data-dir', value: 'DIR', help: 'the chain to run against; generated there if missing', defaults: ['bench/data/chain-default', 'bench/data/chain-quick', 'bench/data/chain-tiny'] },
   { name: 'accounts', value: 'N', help: 'accounts of the chain generated when --data-dir holds none', defaults: ['100000', '2000', '60'] },
   { name: 'operations', value: 'M', help: 'operations of the chain generated when --data-dir holds none', defaults: ['2000000', '40000', '400'] },
+  { name: 'orders', value: 'N', help: 'limit orders of the chain generated when --data-dir holds none (the markets ws-market polls)', defaults: ['20000', '2000', '100'] },
+  { name: 'market-depth', value: 'N', help: "ws-market: the depth of each get_order_book (at most the node's --api-limit-get-order-book)", defaults: '50' },
   { name: 'scenarios', value: 'LIST', help: `comma list of ${SCENARIOS.join(', ')}; without ws-small there is no capacity advice`, defaults: 'all' },
   { name: 'workers', value: 'LIST', help: 'graphene-rpc worker counts to sweep', defaults: ['1,2,3,4', '1,2', '1'] },
   { name: 'duration', value: 'S', help: 'seconds per closed- or open-loop run', defaults: ['8', '1.2', '0.2'] },

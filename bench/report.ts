@@ -112,7 +112,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(`# graphene-rpc benchmark${r.quick ? ' (quick)' : ''}`, '');
   lines.push(
     `Run ${r.started} on ${r.machine.cpus} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB, Node ${r.machine.node}. ` +
-      `Chain: ${r.chain.accounts} accounts, ${r.chain.operations} operations; the busiest account holds ${r.chain.busiestAccountOps}. ` +
+      `Chain: ${r.chain.accounts} accounts, ${r.chain.operations} operations; the busiest account holds ${r.chain.busiestAccountOps}; ${r.chain.openOrders ?? 0} open limit orders. ` +
       `Each closed-loop run lasts ${(Number(r.settings.durationMs) / 1000).toFixed(1)} s.`,
     '',
   );
@@ -170,6 +170,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     const d = r.deposits;
     lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
   }
+  if (r.market) lines.push(...marketSection(r));
   if (r.idle.length > 0) {
     lines.push('## ws-idle', '', '| system | sessions | memory per session | RSS before → after |', '|---|---|---|---|');
     for (const i of r.idle) lines.push(`| ${i.system} | ${i.sessions} | ${(i.bytesPerSession / 1024).toFixed(1)} KiB | ${i.rssBeforeMiB} → ${i.rssAfterMiB} MiB |`);
@@ -181,7 +182,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     '',
     '- Each system runs as its own process; load generators run in worker threads of the bench process; the "generator utilisation" column is their event-loop utilisation (1.0 would mean the generator, not the server, was the limit).',
     '- Closed loop: every connection keeps a fixed number of calls in flight. Open loop: calls leave at a fixed rate and latency counts from the scheduled time, so queueing is not hidden.',
-    '- The ceiling answers every request with a canned reply of the same size as graphene-rpc\'s reply for that scenario (ws-mixed: the small reply), without parsing anything.',
+    '- The ceiling answers every request with a canned reply of the same size as graphene-rpc\'s reply for that scenario (ws-mixed: the small reply; ws-market: the mean of the sampled books and tickers), without parsing anything.',
     '- The conventional stack is Fastify + ws running the same API handlers inline on its main thread against the same LMDB store.',
     '- Latencies come from HDR histograms (3 significant digits). Node CPU and RSS are read from /proc.',
     '',
@@ -189,6 +190,29 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   const file = path.join(dir, `bench-${stamp}.md`);
   writeFileSync(file, lines.join('\n'));
   return file;
+}
+
+/** ws-market: the markets polled, and each system's latency per call. */
+function marketSection(r: BenchReport): string[] {
+  const m = r.market!;
+  const lines = [
+    '## ws-market',
+    '',
+    `Trading bots polling: ${m.connections} WebSocket connections, each keeping two calls in flight, half \`get_order_book(base, quote, ${m.depth})\` and half \`get_ticker(base, quote)\`, ` +
+      `by symbol, in both orientations of every market that holds open orders. What graphene-rpc answered, asked once before measuring (the conventional stack is checked the same way):`,
+    '',
+    '| market | open orders | bids | asks | latest |',
+    '|---|---|---|---|---|',
+    ...m.books.map((b) => `| ${b.base}/${b.quote} | ${b.orders} | ${b.bids} | ${b.asks} | ${b.latest} |`),
+    '',
+    '| system | calls/s | book p50 ms | book p99 ms | ticker p50 ms | ticker p99 ms | errors |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const x of closed(r).filter((x) => x.scenario === 'ws-market')) {
+    lines.push(`| ${x.system} | ${x.throughput} | ${x.latency.book?.p50} | ${x.latency.book?.p99} | ${x.latency.ticker?.p50} | ${x.latency.ticker?.p99} | ${x.errors} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 const codes = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${v}×${k}`).join(' ') || 'none';

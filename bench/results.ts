@@ -37,13 +37,27 @@ export interface BenchReport {
   started: string;
   quick: boolean;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
-  chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number };
+  chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
   settings: Record<string, unknown>;
   runs: RunResult[];
   deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
   capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
   adversarial?: AdversarialReport;
+  /** ws-market: the markets polled and what graphene-rpc answered for each, asked once before measuring */
+  market?: { depth: number; connections: number; books: MarketBook[]; meanReplyBytes: number };
+}
+
+/** One market's order book and ticker as sampled: the base/quote orientation of the first sample. */
+export interface MarketBook {
+  base: string;
+  quote: string;
+  /** open orders the store holds in this market, both sides */
+  orders: number;
+  bids: number;
+  asks: number;
+  /** the ticker's latest price */
+  latest: string;
 }
 
 /** The prober's latency (ms) and what went wrong for it. */

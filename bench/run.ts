@@ -29,7 +29,7 @@ import type { Arrival, SessionSpec } from './session-worker.js';
 import { writeReport } from './report.js';
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
-import type { BenchReport, Percentiles, RunResult } from './results.js';
+import type { BenchReport, MarketBook, Percentiles, RunResult } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,6 +43,9 @@ interface Options {
   /** size of the chain generated when the data directory holds none */
   accounts: number;
   operations: number;
+  orders: number;
+  /** ws-market: the depth of each get_order_book */
+  marketDepth: number;
   scenarios: ReadonlySet<ScenarioName>;
   workersSweep: number[];
   workersGiven: boolean;
@@ -102,6 +105,8 @@ function parseOptions(argv: string[]): Options {
     dataDir: values['data-dir'] ?? path.join(root, def('data-dir')),
     accounts: Math.max(6, Math.round(num(values.accounts, Number(def('accounts')), 'accounts'))),
     operations: Math.round(num(values.operations, Number(def('operations')), 'operations')),
+    orders: Math.round(num(values.orders, Number(def('orders')), 'orders')),
+    marketDepth: Math.round(num(values['market-depth'], Number(def('market-depth')), 'market-depth')),
     scenarios: new Set(scenarios as ScenarioName[]),
     workersSweep: list(values.workers, def('workers'), 'workers'),
     workersGiven: values.workers !== undefined,
@@ -189,6 +194,36 @@ interface ChainInfo {
   busiest: string;
   busiestOps: number;
   users: string[];
+  /** the markets with open limit orders, most orders first */
+  markets: Market[];
+}
+
+interface Market {
+  /** the two assets' symbols, the core asset first when it is one of them */
+  assets: [string, string];
+  /** open orders on each side: selling assets[0], selling assets[1] */
+  orders: [number, number];
+}
+
+/**
+ * The markets that hold open orders, from the store's by-price order index (keys [sell, receive,
+ * price, order]): the ones a bot would poll, so that the bench's books are not empty.
+ */
+function marketsOf(store: ReturnType<typeof openChainStore>): Market[] {
+  const sides = new Map<string, number>();
+  for (const [sell, receive] of store.orderPrices.getKeys()) {
+    const k = `${sell},${receive}`;
+    sides.set(k, (sides.get(k) ?? 0) + 1);
+  }
+  const symbol = (instance: number) => (JSON.parse(store.objects.get([1, 3, instance])!.toString('utf8')) as { symbol: string }).symbol;
+  const markets: Market[] = [];
+  for (const k of sides.keys()) {
+    const [a, b] = k.split(',').map(Number) as [number, number];
+    if (a > b && sides.has(`${b},${a}`)) continue; // counted from the other side
+    const [lo, hi] = a < b ? [a, b] : [b, a];
+    markets.push({ assets: [symbol(lo), symbol(hi)], orders: [sides.get(`${lo},${hi}`) ?? 0, sides.get(`${hi},${lo}`) ?? 0] });
+  }
+  return markets.sort((x, y) => y.orders[0] + y.orders[1] - (x.orders[0] + x.orders[1]));
 }
 
 function chainInfo(dataDir: string): ChainInfo {
@@ -201,14 +236,14 @@ function chainInfo(dataDir: string): ChainInfo {
     const stats = JSON.parse(store.objects.get([2, 6, busiestId])!.toString('utf8')) as { total_ops: number | string };
     const users: string[] = [];
     for (const { key } of store.accountNames.getRange({ start: 'user-', end: 'user.', limit: 20_000 })) users.push(key);
-    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users };
+    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users, markets: marketsOf(store) };
   } finally {
     void store.close();
   }
 }
 
 /** The scenarios measured as throughput and latency. */
-function scenarios(info: ChainInfo): { name: ScenarioName; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
+function scenarios(info: ChainInfo, o: Options): { name: ScenarioName; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
   const pick = <T>(a: readonly T[], n: number) => Array.from({ length: n }, (_, i) => a[(i * 7919) % a.length]!);
   const small: RequestKind = {
     label: 'small',
@@ -221,12 +256,46 @@ function scenarios(info: ChainInfo): { name: ScenarioName; transport: 'http' | '
     weight: 1,
     bodies: starts.map((s) => JSON.stringify({ id: 1, method: 'call', params: ['history', 'get_relative_account_history', [info.busiest, 0, 100, s]] })),
   };
+  // A trading bot polls its markets: the order book and the ticker, by symbol, in the orientation it
+  // trades (both occur), and waits for both before it decides; hence two calls in flight.
+  const orientations = info.markets.flatMap((m) => [m.assets, [m.assets[1], m.assets[0]] as const]);
+  const book: RequestKind = { label: 'book', weight: 0.5, bodies: orientations.map(([b, q]) => marketBody('get_order_book', [b, q, o.marketDepth])) };
+  const ticker: RequestKind = { label: 'ticker', weight: 0.5, bodies: orientations.map(([b, q]) => marketBody('get_ticker', [b, q])) };
   return [
     { name: 'http-small', transport: 'http', connections: 32, inflight: 1, kinds: [small] },
     { name: 'ws-small', transport: 'ws', connections: 64, inflight: 4, kinds: [small] },
     { name: 'ws-history', transport: 'ws', connections: 32, inflight: 2, kinds: [history] },
     { name: 'ws-mixed', transport: 'ws', connections: 64, inflight: 4, kinds: [{ ...small, weight: 0.9 }, { ...history, weight: 0.1 }] },
+    { name: 'ws-market', transport: 'ws', connections: 64, inflight: 2, kinds: [book, ticker] },
   ];
+}
+
+const marketBody = (method: string, params: unknown[]) => JSON.stringify({ id: 1, method: 'call', params: ['database', method, params] });
+
+/**
+ * ws-market's replies, asked once of a system before it is measured: every book must hold orders
+ * and every ticker must answer, or the scenario would measure empty answers. Also the mean reply
+ * size, which the ceiling imitates.
+ */
+async function sampleMarkets(port: number, info: ChainInfo, depth: number, system: string): Promise<{ books: MarketBook[]; meanReplyBytes: number }> {
+  const post = async (body: string) => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', body })).text();
+    const reply = JSON.parse(text) as { result?: any; error?: { message: string } };
+    if (reply.error || reply.result === undefined) throw new Error(`ws-market on ${system}: ${body} answered ${text.slice(0, 300)}`);
+    return { result: reply.result, bytes: Buffer.byteLength(text) };
+  };
+  const books: MarketBook[] = [];
+  let bytes = 0;
+  for (const m of info.markets) {
+    const [base, quote] = m.assets;
+    const book = await post(marketBody('get_order_book', [base, quote, depth]));
+    const ticker = await post(marketBody('get_ticker', [base, quote]));
+    bytes += book.bytes + ticker.bytes;
+    const b = { base, quote, orders: m.orders[0] + m.orders[1], bids: book.result.bids.length as number, asks: book.result.asks.length as number, latest: String(ticker.result.latest) };
+    if (b.bids + b.asks === 0) throw new Error(`ws-market on ${system}: the order book of ${base}/${quote} is empty, though the store holds ${b.orders} orders there`);
+    books.push(b);
+  }
+  return { books, meanReplyBytes: Math.round(bytes / (2 * info.markets.length)) };
 }
 
 /**
@@ -258,6 +327,11 @@ function scraping(port: number, everyMs: number): { stop(): Promise<{ scrapes: n
     },
   };
 }
+
+/** The lowest open-loop rate the capacity search tries, calls/s. */
+export const MIN_OPEN_LOOP_RATE = 10;
+/** Rates the capacity search tries between the best that met the p99 target and the next that did not. */
+const CAPACITY_BISECTIONS = 2;
 
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
   const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
@@ -326,7 +400,19 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
   const startedAt = Math.floor(Date.now() / 1000);
   try {
     const url = `http://127.0.0.1:${sys.port}/rpc`;
-    const post = async (body: unknown) => (await (await fetch(url, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: any; error?: any };
+    // A refused call stops the scenario with the node's reply, not with a TypeError about `result`.
+    const post = async (body: { id: number; method: string; params: unknown[] }) => {
+      const res = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
+      const text = await res.text();
+      let reply: { result?: any; error?: any };
+      try {
+        reply = JSON.parse(text);
+      } catch {
+        reply = {};
+      }
+      if (reply.result === undefined && !(body.params[0] === 'network_broadcast' && reply.error)) throw new Error(`ws-deposits: ${body.method === 'call' ? String(body.params[1]) : body.method} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+      return reply;
+    };
     // Until the devnet's first block the head may be a generated chain's, far in the past; the node
     // would refuse transfers that expire a minute from now as too far after the head block time.
     while (parseFcTime((await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result.time) < startedAt) await new Promise((r) => setTimeout(r, 100));
@@ -399,18 +485,25 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   const o = parseOptions(argv);
   const startedAt = new Date();
   if (!existsSync(path.join(o.dataDir, 'chain'))) {
-    log(`generating ${o.dataDir} (${o.accounts} accounts, ${o.operations} transfers)…`);
-    log(await runGenerate({ dataDir: o.dataDir, accounts: o.accounts, operations: o.operations, seed: 1, progress: !o.quick }));
+    log(`generating ${o.dataDir} (${o.accounts} accounts, ${o.operations} transfers, ${o.orders} limit orders)…`);
+    log(await runGenerate({ dataDir: o.dataDir, accounts: o.accounts, operations: o.operations, orders: o.orders, seed: 1, progress: !o.quick }));
   }
   // A chain made by an older version gets its indexes now: the systems under test open it read-only.
   if (o.nodeDir && !existsSync(path.join(o.nodeDir, 'dist/src/cli.js'))) throw new Error(`--node-dir: ${o.nodeDir} has no dist/src/cli.js (build that checkout first)`);
   if (await upgradeDataDir(o.dataDir)) log(`upgraded ${o.dataDir} to the current store schema`);
   const info = chainInfo(o.dataDir);
+  if (o.scenarios.has('ws-market') && info.markets.length === 0) {
+    // Refused before anything runs: polling empty books would measure nothing a bot sees.
+    throw new Error(
+      `ws-market: the chain in ${o.dataDir} has no open limit orders (it was generated before the bench made markets, or with --orders 0). ` +
+        `Remove that directory to have it generated again, give another --data-dir, or leave ws-market out of --scenarios.`,
+    );
+  }
   const report: BenchReport = {
     started: startedAt.toISOString(),
     quick: o.quick,
     machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version },
-    chain: { dataDir: o.dataDir, accounts: info.accounts, operations: info.operations, busiestAccountOps: info.busiestOps },
+    chain: { dataDir: o.dataDir, accounts: info.accounts, operations: info.operations, busiestAccountOps: info.busiestOps, openOrders: info.markets.reduce((n, m) => n + m.orders[0] + m.orders[1], 0) },
     settings: {
       scenarios: [...o.scenarios],
       workersSweep: o.workersSweep,
@@ -428,7 +521,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     runs: [],
     idle: [],
   };
-  const list = scenarios(info).filter((s) => o.scenarios.has(s.name));
+  const list = scenarios(info, o).filter((s) => o.scenarios.has(s.name));
   const specFor = (s: (typeof list)[number], port: number, rate = 0): LoadSpec => ({
     transport: s.transport,
     url: s.transport === 'http' ? `http://127.0.0.1:${port}/rpc` : `ws://127.0.0.1:${port}/ws`,
@@ -446,6 +539,12 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
     try {
       for (const s of list) {
+        if (s.name === 'ws-market' && report.market === undefined) {
+          const sampled = await sampleMarkets(sys.port, info, o.marketDepth, sys.name);
+          report.market = { depth: o.marketDepth, connections: specFor(s, sys.port).connections, ...sampled };
+          // Books and tickers differ in size; the ceiling answers with their mean.
+          replySize[s.name] = sampled.meanReplyBytes;
+        }
         if (replySize[s.name] === undefined) {
           const sample = await fetch(`http://127.0.0.1:${sys.port}/rpc`, { method: 'POST', body: s.kinds[0]!.bodies[0] });
           replySize[s.name] = (await sample.arrayBuffer()).byteLength;
@@ -468,10 +567,35 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     try {
       for (const s of openLoop) {
         const max = report.runs.find((r) => r.scenario === s.name && r.workers === bestWorkers)!.throughput;
-        for (const share of o.openLoopShares) {
-          const rate = Math.max(10, Math.round(max * share));
+        const at = async (rate: number): Promise<RunResult> => {
           log(`${s.name} open loop at ${rate}/s on ${sys.name}…`);
-          report.runs.push(await measure(sys, s.name, specFor(s, sys.port, rate), o, { workers: bestWorkers }));
+          const run = await measure(sys, s.name, specFor(s, sys.port, rate), o, { workers: bestWorkers });
+          report.runs.push(run);
+          return run;
+        };
+        const rates = o.openLoopShares.map((share) => Math.max(MIN_OPEN_LOOP_RATE, Math.round(max * share)));
+        // A warm-up at the lowest rate, not recorded: the first open-loop run after a restart pays for
+        // the JIT and the first connections, and would make the lowest rate look worse than it is.
+        await measure(sys, s.name, specFor(s, sys.port, Math.min(...rates)), o, { workers: bestWorkers });
+        const runs: RunResult[] = [];
+        for (const rate of rates) runs.push(await at(rate));
+        if (s.name === 'ws-small') {
+          // The capacity search: below the shares while none keeps p99 within the target (halving, down
+          // to MIN_OPEN_LOOP_RATE), then bisecting between the highest rate that kept it and the
+          // lowest above that did not.
+          const meets = (r: RunResult): boolean => r.errors === 0 && (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs;
+          let low = Math.min(...rates);
+          while (!runs.some(meets) && low > MIN_OPEN_LOOP_RATE) {
+            low = Math.max(MIN_OPEN_LOOP_RATE, Math.floor(low / 2));
+            runs.push(await at(low));
+          }
+          for (let step = 0; step < CAPACITY_BISECTIONS; step++) {
+            const good = runs.filter(meets).sort((a, b) => b.offeredRate! - a.offeredRate!)[0];
+            if (!good) break;
+            const bad = runs.filter((r) => !meets(r) && r.offeredRate! > good.offeredRate!).sort((a, b) => a.offeredRate! - b.offeredRate!)[0];
+            if (!bad || bad.offeredRate! - good.offeredRate! < good.offeredRate! * 0.1) break;
+            runs.push(await at(Math.round((good.offeredRate! + bad.offeredRate!) / 2)));
+          }
         }
       }
     } finally {
@@ -482,6 +606,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   if (list.length > 0) {
     const sys = await startSystem('conventional', { dataDir: o.dataDir });
     try {
+      // The same check of real books: the conventional stack must not be measured answering errors.
+      if (list.some((s) => s.name === 'ws-market')) await sampleMarkets(sys.port, info, o.marketDepth, sys.name);
       for (const s of list) {
         log(`${s.name} on ${sys.name}…`);
         report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
@@ -534,7 +660,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     );
   }
 
-  // Capacity: the highest offered rate whose p99 met the target, at the best worker count.
+  // Capacity: the highest offered rate whose p99 met the target, at the best worker count (the
+  // search above tried rates down to MIN_OPEN_LOOP_RATE before saying none does).
   if (o.scenarios.has('ws-small')) {
     const open = report.runs.filter((r) => r.scenario === 'ws-small' && r.loop === 'open' && r.errors === 0);
     const ok = open.filter((r) => (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs).sort((a, b) => b.throughput - a.throughput)[0];
@@ -544,8 +671,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       recommendedWorkers: bestWorkers,
       sustainableRate: ok?.throughput ?? 0,
       note: ok
-        ? `open-loop runs at ${open.map((r) => r.offeredRate).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`
-        : `no open-loop rate kept p99 within ${o.p99TargetMs} ms`,
+        ? `open-loop runs at ${open.map((r) => r.offeredRate!).sort((a, b) => a - b).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`
+        : `no open-loop rate kept p99 within ${o.p99TargetMs} ms: tried ${open.map((r) => r.offeredRate!).sort((a, b) => a - b).join(', ')} calls/s, down to ${Math.min(...open.map((r) => r.offeredRate!))}`,
     };
   }
 
@@ -573,6 +700,7 @@ function printTable(r: BenchReport): void {
     'gen util': x.generatorUtilisation,
   }));
   if (rows.length > 0) console.table(rows);
+  if (r.market) console.log(`ws-market: ${r.market.books.map((b) => `${b.base}/${b.quote} ${b.bids} bids ${b.asks} asks`).join(', ')} (depth ${r.market.depth})`);
   if (r.deposits) console.log(`ws-deposits: ${r.deposits.sessions} sessions, ${r.deposits.deliveries} notices, delay p50 ${r.deposits.delayMs.p50} ms, p99 ${r.deposits.delayMs.p99} ms`);
   for (const i of r.idle) console.log(`ws-idle: ${i.system}: ${i.sessions} sessions, ${(i.bytesPerSession / 1024).toFixed(1)} KiB per session`);
   if (r.adversarial) printAdversarial(r.adversarial);

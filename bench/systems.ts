@@ -111,9 +111,13 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       String(o.blockInterval ?? 0),
       '--log-level',
       o.logLevel ?? 'debug',
-      // Benchmarks pipeline deeply and open many sessions: lift the per-connection limits (not for
-      // the adversarial scenarios, which measure the node as a public node runs it).
-      ...(o.nodeDefaults ? [] : ['--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0']),
+      // Benchmarks pipeline deeply and open many sessions, all from 127.0.0.1: lift the per-connection
+      // limits and the connection caps (ws-deposits opens 10,000 sessions, ws-idle 5,000, past the
+      // 100 per address a public node allows), but not for the adversarial scenarios, which measure
+      // the node as a public node runs it.
+      ...(o.nodeDefaults
+        ? []
+        : ['--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0', '--max-connections', '1000000', '--max-connections-per-ip', '1000000']),
       ...(o.extra ?? []),
     ];
     args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers']), dropped)];

@@ -71,6 +71,8 @@ export interface Config {
   readonly workers: number;
   readonly loginApiVariant: 'current' | 'legacy';
   readonly enableSubscribeToAll: boolean;
+  /** Core's custom_operations plugin: account storage from custom operations, and custom_operations_api */
+  readonly customOperationsPlugin: boolean;
   /** seconds between blocks; 0: only on demand */
   readonly blockInterval: number;
   /** JSON ["public key", "WIF"] of the block signing key; null: the development key */
@@ -192,7 +194,7 @@ const API_LIMIT_HELP: { readonly [K in ApiLimitName]: string } = {
   api_limit_get_liquidity_pools: 'Largest limit of list_liquidity_pools and the get_liquidity_pools_by_* calls, and most ids in get_liquidity_pools',
   api_limit_get_samet_funds: 'Largest limit of list_samet_funds and get_samet_funds_by_owner and get_samet_funds_by_asset',
   api_limit_get_credit_offers: 'Largest limit of list_credit_offers, list_credit_deals and their get_credit_*_by_* calls',
-  api_limit_get_storage_info: "Core's custom_operations plugin limit; reported by login.get_config, and no call of this node uses it",
+  api_limit_get_storage_info: 'Largest limit of custom_operations.get_storage_info',
 };
 
 const limitOptions: OptionSpec[] = Object.entries(API_LIMIT_DEFAULTS).map(([field, def]) => ({
@@ -224,6 +226,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: "Key prefix of the chain (BitShares Core's GRAPHENE_ADDRESS_PREFIX; its testnet builds use TEST): public keys and addresses in requests, replies, stored objects and the genesis file carry it; a data directory keeps the prefix it was created with",
   },
   { name: 'enable-subscribe-to-all', key: 'enableSubscribeToAll', kind: { type: 'bool' }, default: 'false', help: 'Allow set_subscribe_callback(cb, true)' },
+  {
+    name: 'custom-operations-plugin',
+    key: 'customOperationsPlugin',
+    kind: { type: 'bool' },
+    default: 'true',
+    help: "Run BitShares Core's custom_operations plugin, which witness_node enables by default: account storage (7.0.x) written by custom operations from the first block, read with custom_operations_api.get_storage_info; false: custom operations are still applied, their payloads are not, and the custom_operations getter answers that the plugin is not enabled",
+  },
   ...limitOptions,
   { name: 'max-get-blocks-range', key: 'maxGetBlocksRange', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'Most blocks one block_api.get_blocks call may return (Core has no limit)' },
   { name: 'max-request-bytes', key: 'maxRequestBytes', kind: { type: 'int', min: 256, max: 64 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Largest request body or WebSocket message, in bytes; larger ones get error -32007' },

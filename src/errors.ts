@@ -100,6 +100,9 @@ export const ASSERT = {
   CONFIG_DENIED: 'is_allowed: Access denied, please login',
   LOGIN_BOTH_REQUIRED: 'o_user.valid() && o_password.valid(): Must provide both user and password',
   CUSTOM_OPERATIONS_PLUGIN: 'plugin_enabled: The custom_operations plugin is not enabled',
+  /** get_storage_info's own check (api.cpp), should a session hold the set without the getter */
+  STORAGE_PLUGIN: 'plugin: The custom_operations plugin is not enabled',
+  STORAGE_KEY_WITHOUT_CATALOG: '!key.valid(): Can not specify key if catalog is not specified',
   UNKNOWN_API_ID: '_local_apis.size() > api_id: ',
   CALL_SHAPE: 'args.size() == 3 && args[2].is_array(): ',
   TOO_FEW_ARGS: 'a0 != e || optional_args: too few arguments passed to method',

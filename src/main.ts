@@ -164,7 +164,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   }
   const producerLog = log.child({ component: 'producer' });
   // The free-space bound is read at each block, so a reload applies to the next one.
-  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes });
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes }, { customOperations: config.customOperationsPlugin });
   const confirmations = new Confirmations();
   const subscriptions = new SubscriptionHub();
 

@@ -94,11 +94,17 @@ test('account_update of the memo key, the votes and the active keys lands', asyn
   t.deepEqual(active, [publicKeyOf(privateKeyFromWif(keys.active!)), publicKeyOf(privateKeyFromWif(keys.extra!))].sort());
 });
 
-test('operations the devnet does not evaluate are refused by name, before anything is signed', async (t) => {
+test('operations the devnet does not evaluate are priced as Core prices them, and refused by name when broadcast', async (t) => {
   const { replies } = await replay(t);
-  const refusal = (pattern: RegExp): string => (JSON.parse(replies[callIndex(pattern)]!) as { error: { message: string } }).error.message;
-  t.regex(refusal(/"get_required_fees", \[\[\[8, /), /8 account_upgrade is not supported on this chain \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue, 37 balance_claim\)/);
-  t.regex(refusal(/"get_required_fees", \[\[\[22, /), /proposal_create \(22\) is not an operation of this chain/);
+  const answer = (pattern: RegExp): { result?: unknown; error?: { message: string } } => JSON.parse(replies[callIndex(pattern)]!);
+  // A lifetime membership at the schedule's fee; a proposal at its own, with its proposed transfer's.
+  t.deepEqual(answer(/"get_required_fees", \[\[\[8, /).result, [{ amount: 1000000000, asset_id: '1.3.0' }]);
+  t.deepEqual(answer(/"get_required_fees", \[\[\[22, /).result, [[{ amount: 2000000, asset_id: '1.3.0' }, [{ amount: 86869, asset_id: '1.3.0' }]]]);
+  // The client set the proposed transfer's fee from that answer before it signed.
+  t.regex(calls[callIndex(/"broadcast_transaction".*\[\[22, /)]!.request, /"proposed_ops": \[\{"op": \[0, \{"fee": \{"amount": 86869, "asset_id": "1\.3\.0"\}/);
+  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue, 35 custom, 37 balance_claim)';
+  t.is(answer(/"broadcast_transaction".*\[\[8, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 8 (account_upgrade) is not supported on this chain ${supported}`);
+  t.is(answer(/"broadcast_transaction".*\[\[22, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 22 (proposal_create) is not supported on this chain ${supported}`);
 });
 
 test('verify_authority, get_required_signatures and get_transaction_hex read the client\'s transactions exactly, long nonce included', async (t) => {

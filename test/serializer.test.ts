@@ -156,6 +156,12 @@ const assetIssues = {
   memo: { fee: { amount: 20000, asset_id: '1.3.0' }, issuer: '1.2.17', asset_to_issue: { amount: 1, asset_id: '1.3.5000' }, issue_to_account: '1.2.99999', memo: { ...memo, nonce: 42, message: '' }, extensions: [] },
 };
 
+const customs = {
+  // an account_storage_map payload of the custom_operations plugin: settings {language: "en"}
+  storage: { fee: { amount: 100032, asset_id: '1.3.0' }, payer: '1.2.17', required_auths: [], id: 0, data: '0000' + '0873657474696e6773' + '01' + '086c616e6775616765' + '01' + '04' + '22656e22' },
+  auths: { fee: { amount: 100000, asset_id: '1.3.0' }, payer: '1.2.17', required_auths: ['1.2.300', '1.2.17', '1.2.128'], id: 65535, data: '' },
+};
+
 type OpCase = [code: number, name: string, variant: string, json: Record<string, unknown>];
 const cases = (code: number, name: string, variants: Record<string, Record<string, unknown>>): OpCase[] =>
   Object.entries(variants).map(([variant, json]) => [code, name, variant, json]);
@@ -165,6 +171,7 @@ const OPS: OpCase[] = [
   ...cases(6, 'account_update', accountUpdates),
   ...cases(10, 'asset_create', assetCreates),
   ...cases(14, 'asset_issue', assetIssues),
+  ...cases(35, 'custom', customs),
 ];
 
 const trx = (operations: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -323,8 +330,8 @@ test('the asset_options extension object packs as bitsharesjs extension() does, 
 });
 
 test('malformed operations throw with the path and the reason', (t) => {
-  t.throws(() => packOperation([3, {}]), { message: /unknown or unsupported operation code 3 \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create/ });
-  t.throws(() => packOperation([999, {}]), { message: /operation code 999/ });
+  t.throws(() => packOperation([78, {}]), { message: /Unable to set tag '78' when the number of supported tags is 78/ });
+  t.throws(() => packOperation([-1, {}]), { message: /Unable to set tag '18446744073709551615'/ });
   t.throws(() => packOperation({ fee: 1 }), { message: /expected operation as \[which, value\]/ });
   const { amount: _amount, ...noAmount } = transfers.plain;
   t.throws(() => packOperation([0, { ...transfers.plain, to: '1.3.5' }]), { message: /operation\[1\]\.to: expected account id 1\.2\.x/ });

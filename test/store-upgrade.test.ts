@@ -1,8 +1,14 @@
 // A store made before the operation index (schema 1) is upgraded when the node opens it: the index
 // is built from the stored operations, the schema marker moves on, and the history calls answer the
-// same bytes as on a store written with the index. Read-only handles refuse an old store.
+// same bytes as on a store written with the index. Read-only handles refuse an old store. A store made
+// before account storage (schema 3) gains its empty index the same way. A store made before the
+// account history pages (schema 4) gets its pages built, and answers the same bytes.
 import test from 'ava';
-import { makeChain, op } from './helpers/chain.js';
+import { DEV_WIF, makeChain, op } from './helpers/chain.js';
+import { applyBlock } from '../src/chain/writer.js';
+import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
+import { privateKeyFromWif } from '../src/chain/keys.js';
+import { packStorageMap } from '../src/chain/account-storage.js';
 import { httpPost } from './helpers/clients.js';
 import { openChainStore, SCHEMA_VERSION } from '../src/chain/store.js';
 
@@ -47,7 +53,7 @@ test('the node builds the operation index of a store made without it, and answer
   await old.operationIndex.drop();
   await old.meta.put('schema', '1');
   await old.close();
-  t.throws(() => openChainStore(chain.dataDir, { readOnly: true }), { message: /has schema 1, and this version reads schema 3/ });
+  t.throws(() => openChainStore(chain.dataDir, { readOnly: true }), { message: new RegExp(`has schema 1, and this version reads schema ${SCHEMA_VERSION}`) });
 
   const upgraded = await chain.serve();
   t.deepEqual(await replies(upgraded.httpUrl), expected);
@@ -56,4 +62,69 @@ test('the node builds the operation index of a store made without it, and answer
   t.teardown(() => store.close());
   t.is(store.meta.get('schema'), SCHEMA_VERSION);
   t.deepEqual([...store.operationIndex.getRange({})].map(({ key, value }) => [key, value]), written);
+});
+
+/** Every call that reads the account history pages. */
+const PAGED = [
+  ['get_account_history', [NATHAN, '1.11.0', 100, '1.11.0']],
+  ['get_account_history', [ALICE, '1.11.2', 2, '1.11.8']],
+  ['get_relative_account_history', [BOB, 0, 100, 0]],
+  ['get_relative_account_history', [NATHAN, 2, 3, 4]],
+  ['get_account_history_operations', [NATHAN, 0, '1.11.0', '1.11.0', 100]],
+  ['get_account_history_by_operations', [ALICE, [0], 0, 100]],
+  ['get_account_history_by_time', [NATHAN, 100, null]],
+] as const;
+
+test('the node builds the history pages of a store made without them, and answers the same bytes', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)], [op.accountCreate('alice')], [op.accountCreate('bob')]);
+  chain.block([op.transfer(NATHAN, ALICE, 5_000_000), op.transfer(NATHAN, BOB, 3_000_000)], [op.assetCreate('GOLD')]);
+  chain.block([op.assetIssue('1.3.1', ALICE, 500)], [op.transfer(ALICE, BOB, 7), op.transfer(BOB, NATHAN, 1)]);
+  const call = async (url: string) => {
+    const out: string[] = [];
+    for (const [method, params] of PAGED) out.push((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['history', method, params] }))).text);
+    return out;
+  };
+  const first = await chain.serve();
+  const expected = await call(first.httpUrl);
+  for (const [i, r] of expected.entries()) t.regex(r, /"id":"1\.11\.\d+"/, PAGED[i]![0]);
+  await first.node.close();
+
+  const old = openChainStore(chain.dataDir);
+  const pages = [...old.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]);
+  t.true(pages.length >= 3);
+  await old.accountPages.drop();
+  await old.meta.put('schema', '4');
+  await old.close();
+
+  const upgraded = await chain.serve();
+  t.deepEqual(await call(upgraded.httpUrl), expected);
+  await upgraded.node.close();
+  const store = openChainStore(chain.dataDir, { readOnly: true });
+  t.teardown(() => store.close());
+  t.is(store.meta.get('schema'), SCHEMA_VERSION);
+  t.deepEqual([...store.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]), pages, 'the same records as the writer made');
+});
+
+test('a store made before account storage (schema 3) opens, and custom operations store into it from then on', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
+  // What the version before left: no account_storage database, schema 3.
+  await chain.store.accountStorage.drop();
+  await chain.store.meta.put('schema', '3');
+  const node = await chain.serve();
+  const storage = async (): Promise<unknown> => JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['custom_operations', 'get_storage_info', []] }))).text).result;
+  t.deepEqual(await storage(), []);
+  await node.node.close();
+  const store = openChainStore(chain.dataDir);
+  t.is(store.meta.get('schema'), SCHEMA_VERSION);
+  const data = Buffer.from(packStorageMap({ remove: false, catalog: 'c', keyValues: [['k', '1']] })).toString('hex');
+  const custom = op.custom(NATHAN, data);
+  custom[1].fee = { amount: 200_000, asset_id: '1.3.0' };
+  const time = parseFcTime('2026-01-01T01:00:00');
+  applyBlock(store, { timestamp: time, transactions: [{ ref_block_num: 0, ref_block_prefix: 0, expiration: fcTime(time + 60), operations: [custom], extensions: [], signatures: [] }] }, privateKeyFromWif(DEV_WIF));
+  await store.close();
+  const again = await chain.serve();
+  const reply = JSON.parse((await httpPost(again.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['custom_operations', 'get_storage_info', []] }))).text);
+  t.deepEqual(reply.result, [{ id: '7.0.0', account: NATHAN, catalog: 'c', key: 'k', value: 1 }]);
 });

@@ -8,6 +8,12 @@ import { asObjectId } from '../src/api/params.js';
 export interface WorkerContext {
   readonly store: ChainStore;
   readonly config: Config;
+  /**
+   * Which read snapshot the calls see: the worker entry bumps it whenever it moves to a newer one.
+   * Caches of what the store says are kept per snapshot (a pending account rolled back frees its
+   * id for another); a context without it caches nothing.
+   */
+  snapshot?: number;
 }
 
 /**

@@ -30,9 +30,10 @@ function refreshSnapshot(): void {
   if (v !== seenVersion) {
     seenVersion = v;
     store.root.resetReadTxn();
+    ctx.snapshot = (ctx.snapshot ?? 0) + 1;
   }
 }
-const ctx: WorkerContext = { store, config };
+const ctx: WorkerContext = { store, config, snapshot: 0 };
 const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
 
 /**

@@ -13,7 +13,7 @@ import type { WorkerContext } from '../../workers/context.js';
 const port = Number(process.argv[2]);
 const dataDir = process.argv[3]!;
 const store = openChainStore(dataDir, { readOnly: true });
-const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }) };
+const ctx: WorkerContext = { store, config: buildConfig({ 'data-dir': dataDir }), snapshot: 0 };
 
 // Which set serves a method name (database first, then history), for the direct and call forms.
 const setOf = new Map<string, string>();

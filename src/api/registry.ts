@@ -14,6 +14,7 @@ import { blockApi } from './sets/block.js';
 import { assetApi } from './sets/asset.js';
 import { cryptoApi } from './sets/crypto.js';
 import { ordersApi } from './sets/orders.js';
+import { customOperationsApi } from './sets/custom-operations.js';
 import { dummyApi, loginApiCurrent, loginApiLegacy } from './sets/login.js';
 
 /** The sets a login getter hands out, by getter name, in Core's getter order. */
@@ -27,6 +28,7 @@ export const GETTER_SETS = {
   asset: assetApi,
   orders: ordersApi,
   debug: debugApi,
+  custom_operations: customOperationsApi,
 } as const;
 
 /**

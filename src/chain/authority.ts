@@ -1,6 +1,6 @@
 // Authority checks as BitShares Core does them (libraries/protocol/transaction.cpp: sign_state,
 // verify_authority, signed_transaction::get_required_signatures; operations.cpp:
-// operation_get_required_authorities), for the operations this chain has.
+// operation_get_required_authorities), for every operation Core defines.
 //
 // An authority is satisfied when the weights of its keys (and addresses) that signed, plus the
 // weights of its accounts whose own active (or owner) authority is satisfied, reach its threshold.
@@ -12,10 +12,10 @@
 
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
+import { FC, RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
 import { addressPrefix, parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
 import { recoverPublicKey } from './keys.js';
-import { signingDigest } from './serializer.js';
+import { OPERATION_NAMES, canonicalOperation, signingDigest } from './serializer.js';
 
 export interface AuthorityJson {
   weight_threshold: number;
@@ -105,56 +105,102 @@ export interface RequiredAuthorities {
   other: AuthorityJson[];
 }
 
-/** Accounts an operation needs, as operation_get_required_auth: fee payer and op-specific ones. */
-export function operationRequiredAuthorities(op: unknown, active: Set<number>, owner: Set<number>, other: AuthorityJson[]): void {
-  if (!Array.isArray(op) || op.length < 2) throw new RpcError(assertError('false: an operation is [code, {fields}]'));
-  const [code, f] = op as [number, Record<string, unknown>];
-  switch (Number(code)) {
-    case 0: // transfer: fee payer `from`
-      active.add(accountInstance(f.from));
-      return;
-    case 1: // limit_order_create: fee payer `seller`
-      active.add(accountInstance(f.seller));
-      return;
-    case 2: // limit_order_cancel: fee payer `fee_paying_account`
-      active.add(accountInstance(f.fee_paying_account));
-      return;
+/**
+ * Each operation's fee_payer() (the operation headers): the account whose active authority every
+ * operation needs. blind_transfer and transfer_from_blind are paid from the blinded inputs, by
+ * GRAPHENE_TEMP_ACCOUNT; committee_member_update_global_parameters by the committee (1.2.0).
+ */
+const FEE_PAYER: readonly (string | ((f: Record<string, unknown>) => unknown))[] = [
+  /*  0 */ 'from', 'seller', 'fee_paying_account', 'funding_account', 'account_id', 'registrar', 'account', 'authorizing_account', 'account_to_upgrade', 'account_id',
+  /* 10 */ 'issuer', 'issuer', 'issuer', 'issuer', 'issuer', 'payer', 'from_account', 'account', 'issuer', 'publisher',
+  /* 20 */ 'witness_account', 'witness_account', 'fee_paying_account', 'fee_paying_account', 'fee_paying_account', 'withdraw_from_account', 'withdraw_from_account', 'withdraw_to_account', 'withdraw_from_account', 'committee_member_account',
+  /* 30 */ 'committee_member_account', () => `1.2.${COMMITTEE_ACCOUNT}`, 'creator', 'owner', 'owner', 'payer', 'fee_paying_account', 'deposit_to_account', 'issuer', 'from',
+  /* 40 */ () => `1.2.${TEMP_ACCOUNT}`, () => `1.2.${TEMP_ACCOUNT}`, 'account', 'issuer', 'account_id', 'bidder', 'bidder', 'issuer', 'issuer', 'from',
+  /* 50 */ 'redeemer', 'to', 'update_issuer', 'to', 'account', 'account', 'account', 'account', 'account', 'account',
+  /* 60 */ 'account', 'account', 'account', 'account', 'owner_account', 'owner_account', 'owner_account', 'borrower', 'account', 'owner_account',
+  /* 70 */ 'owner_account', 'owner_account', 'borrower', 'account', 'borrower', 'account', 'account', 'seller',
+];
+if (FEE_PAYER.length !== OPERATION_NAMES.length) throw new Error('internal: the fee payer table and the operation table differ in length');
+
+/** authority( 1, key, 1 ), or proposal_update's one of several keys: each of weight 1, all of them required. */
+const keyAuthority = (keys: Iterable<string>): AuthorityJson => {
+  const key_auths = sortKeys(keys).map((k): [string, number] => [k, 1]);
+  return { weight_threshold: key_auths.length, account_auths: [], key_auths, address_auths: [] };
+};
+
+/**
+ * operation_get_required_authorities (operations.cpp): the fee payer's active authority, then each
+ * operation's get_required_active/owner_authorities and get_required_authorities. custom_operation's
+ * required_auths count unless `ignoreCustomOperationRequiredAuths` (before HARDFORK_CORE_210 they did
+ * not). `op` is read as Core's from_variant reads it, missing members defaulted.
+ */
+export function operationRequiredAuthorities(op: unknown, active: Set<number>, owner: Set<number>, other: AuthorityJson[], ignoreCustomOperationRequiredAuths = false): void {
+  let code: number;
+  let f: Record<string, unknown>;
+  try {
+    [code, f] = canonicalOperation(op);
+  } catch (err) {
+    if (err instanceof RpcError) throw err;
+    throw new RpcError(fcError(FC.parse, '${error}', { error: (err as Error).message }));
+  }
+  const payer = FEE_PAYER[code]!;
+  active.add(accountInstance(typeof payer === 'string' ? f[payer] : payer(f)));
+  const ids = (v: unknown): number[] => (v as string[]).map(accountInstance);
+  switch (code) {
     case 5: {
-      // account_create: registrar, and the buyback asset's issuer when buyback_options are set
-      active.add(accountInstance(f.registrar));
-      const ext = f.extensions as Record<string, unknown> | undefined;
-      const buyback = ext && !Array.isArray(ext) ? (ext.buyback_options as Record<string, unknown> | undefined) : undefined;
-      if (buyback?.asset_to_buy_issuer !== undefined) active.add(accountInstance(buyback.asset_to_buy_issuer));
+      // account_create: the buyback asset's issuer too, when buyback_options are set
+      const buyback = (f.extensions as { buyback_options?: { asset_to_buy_issuer: string } }).buyback_options;
+      if (buyback) active.add(accountInstance(buyback.asset_to_buy_issuer));
       return;
     }
     case 6: {
-      // account_update: the fee payer's active authority, and its owner authority for an owner update
-      const account = accountInstance(f.account);
-      active.add(account);
-      const ext = f.extensions as Record<string, unknown> | undefined;
-      const ownerUpdate = (f.owner !== undefined && f.owner !== null) || (ext && !Array.isArray(ext) && ext.owner_special_authority !== undefined);
-      if (ownerUpdate) owner.add(account);
+      // account_update: an owner update (owner or owner_special_authority) needs the owner authority
+      const ext = f.extensions as { owner_special_authority?: unknown };
+      if (f.owner !== undefined || ext.owner_special_authority !== undefined) owner.add(accountInstance(f.account));
       return;
     }
-    case 10: // asset_create: issuer
-    case 14: // asset_issue: issuer
-      active.add(accountInstance(f.issuer));
+    case 23: {
+      // proposal_update: the accounts whose approvals change, and one authority of all the keys whose do
+      for (const a of [...ids(f.active_approvals_to_add), ...ids(f.active_approvals_to_remove)]) active.add(a);
+      for (const a of [...ids(f.owner_approvals_to_add), ...ids(f.owner_approvals_to_remove)]) owner.add(a);
+      const keys = [...(f.key_approvals_to_add as string[]), ...(f.key_approvals_to_remove as string[])];
+      if (keys.length > 0) other.push(keyAuthority(keys));
       return;
-    case 37: // balance_claim: the fee payer deposit_to_account, and the balance owner's key
-      active.add(accountInstance(f.deposit_to_account));
-      other.push({ weight_threshold: 1, account_auths: [], key_auths: [[String(f.balance_owner_key), 1]], address_auths: [] });
+    }
+    case 35: // custom: its required_auths
+      if (!ignoreCustomOperationRequiredAuths) for (const a of ids(f.required_auths)) active.add(a);
+      return;
+    case 37: // balance_claim: the key the balance belongs to
+      other.push(keyAuthority([f.balance_owner_key as string]));
+      return;
+    case 40: // blind_transfer and transfer_from_blind: the owner of every input
+    case 41:
+      for (const input of f.inputs as { owner: AuthorityJson }[]) other.push(input.owner);
+      return;
+    case 48: // asset_update_issuer: the issuer's owner authority
+      owner.add(accountInstance(f.issuer));
+      return;
+    case 35: // custom: the payer, and every account of required_auths (their active authority)
+      // Core ignored required_auths before HARDFORK_CORE_210 (2020-07-30); every block of this
+      // chain is later, so they count.
+      active.add(accountInstance(f.payer));
+      for (const a of Array.isArray(f.required_auths) ? f.required_auths : []) active.add(accountInstance(a));
       return;
     default:
-      throw new RpcError(assertError('false: the authorities of operation ${code} are not known to this node (it handles operations 0, 1, 2, 5, 6, 10, 14, 37)', { code }));
   }
 }
 
+export interface RequiredAuthoritiesOptions {
+  /** MUST_IGNORE_CUSTOM_OP_REQD_AUTHS: custom_operation's required_auths are not required */
+  ignoreCustomOperationRequiredAuths?: boolean;
+}
+
 /** transaction::get_required_authorities: owner-required accounts are dropped from the active set. */
-export function requiredAuthorities(ops: readonly unknown[]): RequiredAuthorities {
+export function requiredAuthorities(ops: readonly unknown[], opts: RequiredAuthoritiesOptions = {}): RequiredAuthorities {
   const active = new Set<number>();
   const owner = new Set<number>();
   const other: AuthorityJson[] = [];
-  for (const op of ops) operationRequiredAuthorities(op, active, owner, other);
+  for (const op of ops) operationRequiredAuthorities(op, active, owner, other, opts.ignoreCustomOperationRequiredAuths);
   for (const a of owner) active.delete(a);
   const asc = (s: Set<number>): number[] => [...s].sort((a, b) => a - b);
   return { active: asc(active), owner: asc(owner), other };
@@ -172,6 +218,8 @@ export interface SignStateOptions {
   maxRecursion: number;
   /** keys that could sign (get_required_signatures) */
   availableKeys?: readonly string[];
+  /** MUST_IGNORE_CUSTOM_OP_REQD_AUTHS: custom_operation's required_auths are not required */
+  ignoreCustomOperationRequiredAuths?: boolean;
 }
 
 /** transaction.cpp `sign_state`: which provided or available keys an authority check used. */
@@ -316,7 +364,7 @@ export function verifyAuthority(ops: readonly unknown[], signatures: readonly st
   const requiredOwner = new Set<number>();
   const other: AuthorityJson[] = [];
   const s = new SignState(signatures, { ...opts, availableKeys: [] });
-  for (const op of ops) operationRequiredAuthorities(op, requiredActive, requiredOwner, other);
+  for (const op of ops) operationRequiredAuthorities(op, requiredActive, requiredOwner, other, opts.ignoreCustomOperationRequiredAuths);
   if (!opts.allowCommittee && requiredActive.has(COMMITTEE_ACCOUNT)) {
     throw txError(TX_EXCEPTIONS.invalidCommitteeApproval, 'Committee account may only propose transactions');
   }
@@ -346,7 +394,7 @@ export function verifyAuthority(ops: readonly unknown[], signatures: readonly st
  * together with the existing signatures satisfy what the operations need. Sorted in key order.
  */
 export function requiredSignatures(ops: readonly unknown[], existingSignatureKeys: readonly string[], opts: SignStateOptions): string[] {
-  const { active, owner, other } = requiredAuthorities(ops);
+  const { active, owner, other } = requiredAuthorities(ops, opts);
   const s = new SignState(existingSignatureKeys, opts);
   for (const auth of other) s.check(auth);
   for (const id of owner) s.check(opts.getOwner(id));
@@ -375,7 +423,7 @@ export function potentialSignatures(ops: readonly unknown[], existingSignatureKe
       return auth;
     };
   requiredSignatures(ops, existingSignatureKeys, { ...opts, getActive: collect(opts.getActive), getOwner: collect(opts.getOwner), availableKeys: [] });
-  for (const auth of requiredAuthorities(ops).other) for (const [k] of auth.key_auths) keys.add(k);
+  for (const auth of requiredAuthorities(ops, opts).other) for (const [k] of auth.key_auths) keys.add(k);
   const addressOrder = (a: string): Buffer => {
     try {
       return Buffer.from(parseAddressBytes(a));

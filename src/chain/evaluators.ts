@@ -14,6 +14,7 @@ import { ChainError } from './chain-error.js';
 import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, payFee, type EvalContext, type Evaluated } from './ledger.js';
 import { limitOrderCancel, limitOrderCreate } from './market.js';
 import { balanceClaim } from './balance-claim.js';
+import { OPERATION_NAMES } from './fee-parameters.js';
 
 export { ChainError } from './chain-error.js';
 export { adjustBalance, balanceOf, type EvalContext, type Evaluated } from './ledger.js';
@@ -184,7 +185,28 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     adjustBalance(ctx, to, asset, value);
     return { result: [0, {}], impacted: [issuer, to] };
   },
+
+  // custom_operation (custom_evaluator.hpp evaluates nothing): validate()'s positive fee, and the fee.
+  // Its data means something only to plugins; the custom_operations plugin reads it once the block
+  // is applied (account-storage.ts), so whatever the data holds, the operation itself succeeds.
+  35(ctx, op) {
+    // validate() runs before the evaluator looks anything up
+    if (!(amountOf((op.fee as { amount?: unknown } | undefined)?.amount) > 0n)) throw new ChainError('fee.amount > 0: ');
+    const payer = accountInstance(ctx, op.payer, 'payer');
+    const auths = ((op.required_auths as unknown[] | undefined) ?? []).map((a) => instanceOf(a, 1, 2, 'required_auths'));
+    payFee(ctx, payer, op.fee);
+    // db_notify.cpp: the payer, and required_auths (counted since HARDFORK_CORE_210, long past)
+    return { result: [0, {}], impacted: [payer, ...auths] };
+  },
 };
+
+/** The operations this chain evaluates, by code, with Core's names; the validator refuses the others by name. */
+export const EVALUATED_OPERATIONS: ReadonlyMap<number, string> = new Map(
+  Object.keys(EVALUATORS)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((code) => [code, OPERATION_NAMES[code] ?? String(code)]),
+);
 
 export function evaluate(ctx: EvalContext, [code, op]: OperationJson): Evaluated {
   const ev = EVALUATORS[code];

@@ -1,7 +1,6 @@
 // Operation fees as BitShares Core computes them (libraries/protocol/fee_schedule_calc.cpp,
-// fee_schedule_set_fee.cpp, asset.cpp and each operation's calculate_fee), for the operations this
-// chain has: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create,
-// 6 account_update, 10 asset_create, 14 asset_issue.
+// fee_schedule_set_fee.cpp, fee_schedule.hpp's fee_helper, asset.cpp and each operation's
+// calculate_fee), for every operation Core defines.
 //
 //  core fee  = the operation's calculate_fee(fee parameters of its code in the schedule)
 //              (data fees: bytes * price_per_kbyte / 1024, bytes being fc::raw::pack_size of the
@@ -10,13 +9,16 @@
 //  set_fee   = puts that fee into the operation and recomputes, because the fee's own asset id changes
 //              the packed size, until it no longer grows (at most MAX_FEE_STABILIZATION_ITERATION).
 //
-// Used by database_api.get_required_fees now, and by the transaction validator later. Failures throw
-// RpcError shaped like the fc exception Core raises.
+// Operations are read as Core's from_variant reads them (serializer.ts canonicalOperation: missing
+// members keep their defaults), so `[22, {}]` is priced as the default proposal_create.
+//
+// Used by database_api.get_required_fees and the transaction validator. Failures throw RpcError
+// shaped like the fc exception Core raises.
 
 import { RpcError, assertError, fcError, FC } from '../errors.js';
-import { i64 } from './fc-json.js';
-import { nullPublicKey } from './public-key.js';
-import { OPERATION_NAMES, SUPPORTED_OPERATIONS, packOperation } from './serializer.js';
+import { i64, u64 } from './fc-json.js';
+import { canonicalOperation, packOperation, packSize } from './serializer.js';
+import { FEE_PARAMETERS, defaultFeeParameters } from './fee-parameters.js';
 
 /** GRAPHENE_100_PERCENT */
 const PERCENT_100 = 10000n;
@@ -24,8 +26,10 @@ const PERCENT_100 = 10000n;
 const MAX_SHARE_SUPPLY = 1_000_000_000_000_000n;
 /** MAX_FEE_STABILIZATION_ITERATION (protocol/config.hpp) */
 const MAX_FEE_STABILIZATION_ITERATION = 4;
-/** GRAPHENE_BLOCKCHAIN_PRECISION */
-const PRECISION = 100000n;
+/** GET_REQUIRED_FEES_MAX_RECURSION (app/database_api_impl.hxx): how deep proposals may nest */
+export const GET_REQUIRED_FEES_MAX_RECURSION = 4;
+/** SECONDS_PER_DAY (htlc.cpp) */
+const SECONDS_PER_DAY = 86400n;
 
 export type OperationJson = [number, Record<string, unknown>];
 
@@ -46,125 +50,20 @@ export interface FeeScheduleJson {
 }
 export type FeeSchedule = FeeScheduleJson;
 
-/** Each fee_params_t's C++ defaults, used when the schedule lacks the operation (calc_fee_visitor's catch). */
-const DEFAULT_PARAMS: Readonly<Record<number, Record<string, bigint>>> = {
-  0: { fee: 20n * PRECISION, price_per_kbyte: 10n * PRECISION },
-  1: { fee: 5n * PRECISION },
-  2: { fee: 0n },
-  5: { basic_fee: 5n * PRECISION, premium_fee: 2000n * PRECISION, price_per_kbyte: PRECISION },
-  6: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
-  10: { symbol3: 500000n * PRECISION, symbol4: 300000n * PRECISION, long_symbol: 5000n * PRECISION, price_per_kbyte: 10n },
-  14: { fee: 20n * PRECISION, price_per_kbyte: PRECISION },
-  // balance.hpp: no fee parameters, calculate_fee is 0
-  37: {},
-};
-
-/** The operations whose fees this module computes. */
-export const FEE_OPERATIONS: ReadonlySet<number> = new Set(Object.keys(DEFAULT_PARAMS).map(Number));
-
-const EMPTY_AUTHORITY = { weight_threshold: 0, account_auths: [], key_auths: [], address_auths: [] };
-const ZERO_FEE = { amount: 0, asset_id: '1.3.0' };
+/** fee_schedule::get_default() (fee_schedule.cpp): every operation with its default fee parameters. */
+export function defaultFeeSchedule(): FeeScheduleJson {
+  return {
+    parameters: FEE_PARAMETERS.map((p, code) => [code, Object.fromEntries(p.fields.map(([f, kind, d]) => [f, kind === 'int64' ? i64(d) : u64(d)]))] as [number, Record<string, unknown>]),
+    scale: Number(PERCENT_100),
+  };
+}
 
 /**
- * Each operation's fields with their C++ defaults. fc's from_variant keeps the default of every
- * field the JSON leaves out (reference §5.3), so `[0, {}]` is a valid transfer for fee purposes.
+ * An operation as Core holds it after from_variant: `[code, every member]`. A member that cannot be
+ * read is an fc parse error naming it.
  */
-const DEFAULT_OPS: Readonly<Record<number, Record<string, unknown>>> = {
-  0: { fee: ZERO_FEE, from: '1.2.0', to: '1.2.0', amount: ZERO_FEE, extensions: [] },
-  1: { fee: ZERO_FEE, seller: '1.2.0', amount_to_sell: ZERO_FEE, min_to_receive: ZERO_FEE, expiration: '2106-02-07T06:28:15', fill_or_kill: false, extensions: {} },
-  2: { fee: ZERO_FEE, fee_paying_account: '1.2.0', order: '1.7.0', extensions: [] },
-  5: {
-    fee: ZERO_FEE,
-    registrar: '1.2.0',
-    referrer: '1.2.0',
-    referrer_percent: 0,
-    name: '',
-    owner: EMPTY_AUTHORITY,
-    active: EMPTY_AUTHORITY,
-    options: {
-      // the chain's prefix is set at start, after this table is built
-      get memo_key() {
-        return nullPublicKey();
-      },
-      voting_account: '1.2.5',
-      num_witness: 0,
-      num_committee: 0,
-      votes: [],
-      extensions: [],
-    },
-    extensions: {},
-  },
-  6: { fee: ZERO_FEE, account: '1.2.0', extensions: {} },
-  10: {
-    fee: ZERO_FEE,
-    issuer: '1.2.0',
-    symbol: '',
-    precision: 0,
-    common_options: {
-      max_supply: MAX_SHARE_SUPPLY.toString(),
-      market_fee_percent: 0,
-      max_market_fee: MAX_SHARE_SUPPLY.toString(),
-      issuer_permissions: 0,
-      flags: 0,
-      core_exchange_rate: { base: ZERO_FEE, quote: { amount: 0, asset_id: '1.3.1' } },
-      whitelist_authorities: [],
-      blacklist_authorities: [],
-      whitelist_markets: [],
-      blacklist_markets: [],
-      description: '',
-      extensions: [],
-    },
-    is_prediction_market: false,
-    extensions: [],
-  },
-  14: { fee: ZERO_FEE, issuer: '1.2.0', asset_to_issue: ZERO_FEE, issue_to_account: '1.2.0', extensions: [] },
-  37: {
-    fee: ZERO_FEE,
-    deposit_to_account: '1.2.0',
-    balance_to_claim: '1.15.0',
-    // the chain's prefix is set at start, after this table is built
-    get balance_owner_key() {
-      return nullPublicKey();
-    },
-    total_claimed: ZERO_FEE,
-  },
-};
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Fills missing struct fields with defaults, recursively into nested structs; arrays are taken as given. */
-function withDefaults(given: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, d] of Object.entries(defaults)) {
-    const g = given[k];
-    out[k] = g === undefined ? d : isPlainObject(d) && isPlainObject(g) ? withDefaults(g, d) : g;
-  }
-  // Optional fields (memo, owner, active, new_options, bitasset_opts) have no default: kept only if given.
-  for (const [k, g] of Object.entries(given)) if (!(k in defaults) && g !== undefined && g !== null) out[k] = g;
-  return out;
-}
-
-/** An operation as Core would hold it after from_variant: `[code, fields with defaults]`. */
 export function normaliseOperation(op: unknown): OperationJson {
-  if (!Array.isArray(op) || op.length < 2) {
-    // static_variant from_variant keeps the default alternative (a transfer) for short arrays.
-    return [0, { ...DEFAULT_OPS[0] }];
-  }
-  const code = Number(op[0]);
-  const fields = isPlainObject(op[1]) ? op[1] : {};
-  const defaults = DEFAULT_OPS[code];
-  if (!Number.isInteger(code) || defaults === undefined) throw unsupportedOperation(op[0]);
-  return [code, withDefaults(fields, defaults)];
-}
-
-function unsupportedOperation(code: unknown): RpcError {
-  return new RpcError(
-    assertError('false: fees of operation ${code} cannot be computed by this node: ${operation} is not supported on this chain (supported: ${supported})', {
-      code,
-      operation: Number.isInteger(Number(code)) && OPERATION_NAMES[Number(code)] ? `${Number(code)} ${OPERATION_NAMES[Number(code)]}` : String(code),
-      supported: [...SUPPORTED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
-    }),
-  );
+  return guarded(() => canonicalOperation(op));
 }
 
 const toBig = (v: unknown, what: string): bigint => {
@@ -172,14 +71,16 @@ const toBig = (v: unknown, what: string): bigint => {
   if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
   if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return BigInt(v.trim());
   if (v === undefined || v === null) return 0n;
+  if (typeof v === 'boolean') return v ? 1n : 0n;
   throw new RpcError(fcError(FC.parse, "Couldn't parse int64_t in ${what}", { what }));
 };
 
 /** A serializer failure (a malformed field) becomes an fc parse error naming the field. */
-function packed(op: OperationJson): Uint8Array {
+function guarded<T>(fn: () => T): T {
   try {
-    return packOperation(op);
+    return fn();
   } catch (err) {
+    if (err instanceof RpcError) throw err;
     throw new RpcError(fcError(FC.parse, '${error}', { error: (err as Error).message }));
   }
 }
@@ -202,61 +103,115 @@ export function isCheapName(name: string): boolean {
   return !vowel;
 }
 
-/** fc::raw::pack_size of an optional<memo_data> field: 1 flag byte, plus the memo when set. */
-function optionalMemoSize(op: OperationJson): number {
-  const fields = op[1];
-  if (fields.memo === undefined || fields.memo === null) return 1;
-  const { memo: _memo, ...without } = fields;
-  return 1 + packed(op).length - packed([op[0], without]).length;
-}
+/** fc::raw::pack_size(*this) of the operation struct: the packed static_variant minus its one-byte tag (codes are below 128). */
+const structSize = (op: OperationJson): number => guarded(() => packOperation(op).length - 1);
 
-/** fc::raw::pack_size(*this) of the operation struct: the packed static_variant minus its tag. */
-function structSize(op: OperationJson): number {
-  return packed(op).length - 1;
-}
+type Params = Record<string, bigint>;
 
-function scheduleParams(schedule: FeeScheduleJson, code: number): Record<string, bigint> {
-  const defaults = DEFAULT_PARAMS[code]!;
-  const entry = schedule.parameters.find(([c]) => Number(c) === code);
-  if (!entry) return defaults;
-  const out: Record<string, bigint> = {};
-  for (const k of Object.keys(defaults)) out[k] = entry[1][k] === undefined ? defaults[k]! : toBig(entry[1][k], `fee parameter ${k}`);
+/** The schedule's entry for an operation, its members defaulted as from_variant leaves them; undefined if it has none. */
+function scheduleEntry(schedule: FeeScheduleJson, code: number): Params | undefined {
+  // fee_parameters is a flat_set ordered by `which`: the first entry of a code is the one kept.
+  const entry = (Array.isArray(schedule?.parameters) ? schedule.parameters : []).find((e) => Array.isArray(e) && Number(e[0]) === code);
+  if (!entry) return undefined;
+  const given = typeof entry[1] === 'object' && entry[1] !== null ? entry[1] : {};
+  const out: Params = {};
+  for (const [f, , d] of FEE_PARAMETERS[code]!.fields) out[f] = given[f] === undefined ? d : toBig(given[f], `fee parameter ${f}`);
   return out;
 }
 
-/** Each operation's calculate_fee, in core asset units, before scaling. */
-function baseFee(op: OperationJson, p: Record<string, bigint>): bigint {
+/**
+ * The parameters an operation is priced with (fee_schedule.hpp fee_helper, calc_fee_visitor): its own
+ * entry, or where the schedule has none, the defaults, except that bid_collateral, asset_update_issuer
+ * and asset_claim_pool borrow the fee of call_order_update, asset_update and asset_fund_fee_pool (they
+ * were priced so before their own entries existed), and ticket_create and ticket_update always use
+ * their defaults, whatever the schedule says.
+ */
+function feeParams(schedule: FeeScheduleJson, code: number): Params {
+  if (code === 57 || code === 58) return defaultFeeParameters(code);
+  const own = scheduleEntry(schedule, code);
+  if (own) return own;
+  const borrowed = { 45: 3, 48: 11, 47: 16 }[code as 45 | 48 | 47];
+  const lender = borrowed === undefined ? undefined : scheduleEntry(schedule, borrowed);
+  if (lender) return { fee: lender.fee! };
+  return defaultFeeParameters(code);
+}
+
+const bool = (v: unknown): boolean => v === true;
+const hexLength = (v: unknown): number => (typeof v === 'string' ? v.length / 2 : 0);
+/** (seconds + SECONDS_PER_DAY - 1) / SECONDS_PER_DAY as htlc.cpp computes it, in uint32 arithmetic. */
+const htlcDays = (seconds: unknown): bigint => ((toBig(seconds, 'seconds') + SECONDS_PER_DAY - 1n) & 0xffffffffn) / SECONDS_PER_DAY;
+
+/** Each operation's calculate_fee, in core asset units, before scaling. `op` is canonical. */
+function baseFee(op: OperationJson, schedule: FeeScheduleJson): bigint {
   const [code, f] = op;
+  const p = feeParams(schedule, code);
+  const memoFee = (): bigint => (f.memo === undefined ? 0n : dataFee(guarded(() => packSize.optionalMemo(f.memo)), p.price_per_kbyte!));
   switch (code) {
     case 0: // transfer.cpp: fee, plus the memo's data fee when there is a memo
-      return f.memo === undefined || f.memo === null ? p.fee! : p.fee! + dataFee(optionalMemoSize(op), p.price_per_kbyte!);
-    case 1: // market.hpp: limit_order_create and limit_order_cancel charge their flat fee
-    case 2:
-      return p.fee!;
+    case 27: // withdraw_permission.cpp: withdraw_permission_claim likewise
+    case 38: // transfer.cpp: override_transfer likewise
+      return p.fee! + memoFee();
     case 5: // account.cpp: basic or premium fee by name, plus the whole operation's data fee
       return (isCheapName(String(f.name ?? '')) ? p.basic_fee! : p.premium_fee!) + dataFee(structSize(op), p.price_per_kbyte!);
     case 6: // account.cpp: fee, plus the whole operation's data fee when the options change
-      return p.fee! + (f.new_options === undefined || f.new_options === null ? 0n : dataFee(structSize(op), p.price_per_kbyte!));
+      return p.fee! + (f.new_options === undefined ? 0n : dataFee(structSize(op), p.price_per_kbyte!));
+    case 8: // account.cpp: the lifetime or the annual membership fee
+      return bool(f.upgrade_to_lifetime_member) ? p.membership_lifetime_fee! : p.membership_annual_fee!;
     case 10: {
-      // asset_ops.cpp: by symbol length (no sub-asset fee: this schedule has no account_transfer and
-      // ticket_create parameters), plus the whole operation's data fee
-      const length = [...String(f.symbol ?? '')].length;
-      const byLength = length === 3 ? p.symbol3! : length === 4 ? p.symbol4! : p.long_symbol!;
-      return byLength + dataFee(structSize(op), p.price_per_kbyte!);
+      // fee_schedule_calc.cpp and asset_ops.cpp: a sub-asset (a '.' in the symbol) costs account_transfer's
+      // fee once the schedule has both account_transfer and ticket_create; otherwise the price goes by the
+      // symbol's length in bytes; plus the whole operation's data fee
+      const symbol = String(f.symbol ?? '');
+      const subAssetFee = scheduleEntry(schedule, 9) && scheduleEntry(schedule, 57) ? scheduleEntry(schedule, 9)!.fee! : undefined;
+      const length = Buffer.byteLength(symbol, 'utf8');
+      const bySymbol = subAssetFee !== undefined && symbol.includes('.') ? subAssetFee : length === 3 ? p.symbol3! : length === 4 ? p.symbol4! : p.long_symbol!;
+      return bySymbol + dataFee(structSize(op), p.price_per_kbyte!);
     }
+    case 11: // asset_ops.cpp: asset_update
+    case 22: // proposal.cpp: proposal_create (its proposed operations included)
+    case 23: // proposal.cpp: proposal_update
+    case 35: // custom.cpp
+    case 69: // credit_offer.cpp: credit_offer_create
+    case 71: // credit_offer.cpp: credit_offer_update
+      return p.fee! + dataFee(structSize(op), p.price_per_kbyte!);
     case 14: // asset_ops.cpp: fee, plus the data fee of the optional memo (its flag byte included)
-      return p.fee! + dataFee(optionalMemoSize(op), p.price_per_kbyte!);
-    case 37: // balance.hpp: a claim frees memory, so it costs nothing
-      return 0n;
+      return p.fee! + dataFee(guarded(() => packSize.optionalMemo(f.memo)), p.price_per_kbyte!);
+    case 36: // assert.cpp: the fee once per predicate
+      return p.fee! * BigInt((f.predicates as unknown[]).length);
+    case 39: // confidential.cpp: transfer_to_blind and blind_transfer, a price per output
+    case 40:
+      return p.fee! + BigInt((f.outputs as unknown[]).length) * p.price_per_output!;
+    case 49: {
+      // htlc.cpp and fee_schedule_calc.cpp: fee per day of the claim period, plus the data fee of a memo
+      // in the extensions at transfer's price_per_kbyte
+      const ext = f.extensions as { memo?: unknown };
+      const perKbyte = scheduleEntry(schedule, 0)?.price_per_kbyte ?? defaultFeeParameters(0).price_per_kbyte!;
+      const memo = ext.memo === undefined ? 0n : dataFee(guarded(() => packSize.optionalMemo(ext.memo)), perKbyte);
+      return p.fee! + p.fee_per_day! * htlcDays(f.claim_period_seconds) + memo;
+    }
+    case 50: // htlc.cpp: fee per started kilobyte of the preimage
+      return p.fee! + BigInt(Math.ceil(hexLength(f.preimage) / 1024)) * p.fee_per_kb!;
+    case 52: // htlc.cpp: fee per day added
+      return p.fee! + p.fee_per_day! * htlcDays(f.seconds_to_add);
+    case 54: // custom_authority.cpp: a price per byte of the restrictions and the authority
+      return p.basic_fee! + p.price_per_byte! * BigInt(guarded(() => packSize.restrictions(f.restrictions) + packSize.authority(f.auth)));
+    case 55: // custom_authority.cpp: per byte of the restrictions added and of the new authority, if any
+      return (
+        p.basic_fee! +
+        p.price_per_byte! * BigInt(guarded(() => packSize.restrictions(f.restrictions_to_add))) +
+        (f.new_auth === undefined ? 0n : p.price_per_byte! * BigInt(guarded(() => packSize.authority(f.new_auth))))
+      );
     default:
-      throw unsupportedOperation(code);
+      // base_operation::calculate_fee: the flat fee; virtual operations (empty fee_params_t) cost nothing
+      return p.fee ?? 0n;
   }
 }
 
 /** fee_schedule::calculate_fee(op): the core-asset fee, scaled. */
 export function calculateCoreFee(op: OperationJson, schedule: FeeScheduleJson): bigint {
-  let fee = baseFee(op, scheduleParams(schedule, op[0]));
-  const scale = toBig(schedule.scale, 'scale');
+  let fee = baseFee(op, schedule);
+  // A schedule without `scale` keeps fee_schedule's default, 100%.
+  const scale = schedule?.scale === undefined ? PERCENT_100 : toBig(schedule.scale, 'scale');
   if (scale !== PERCENT_100) {
     fee = (fee * scale) / PERCENT_100;
     if (fee > MAX_SHARE_SUPPLY) {
@@ -314,3 +269,29 @@ export function requiredFeeAsset(op: unknown, schedule: FeeScheduleJson, rate: P
 
 /** The fee amount of one operation, in fc's number format (in the core asset unless a rate is given). */
 export const requiredFee = (op: unknown, schedule: FeeScheduleJson, rate: PriceJson = CORE_RATE): number | string => requiredFeeAsset(op, schedule, rate).amount;
+
+/**
+ * database_api::get_required_fees for one operation (database_api.cpp get_required_fees_helper): the
+ * fee asset, or for a proposal_create the pair `[its fee, [the fees of its proposed operations]]`.
+ * The proposed operations get their fees first, each set into the proposal, so the proposal's own
+ * data fee counts them; proposals nest at most `maxRecursion` deep.
+ */
+export function requiredFeesOf(op: unknown, schedule: FeeScheduleJson, rate: PriceJson, maxRecursion = GET_REQUIRED_FEES_MAX_RECURSION): unknown {
+  let depth = 0;
+  const feeOf = (o: OperationJson): unknown => {
+    if (o[0] !== 22) {
+      const f = setFee(o, schedule, rate);
+      return { amount: i64(f.amount), asset_id: f.asset_id };
+    }
+    const nested: unknown[] = [];
+    for (const wrapper of o[1].proposed_ops as { op: OperationJson }[]) {
+      if (!(depth < maxRecursion)) throw new RpcError(assertError('current_recursion < max_recursion: '));
+      depth++;
+      nested.push(feeOf(wrapper.op));
+      depth--;
+    }
+    const f = setFee(o, schedule, rate);
+    return [{ amount: i64(f.amount), asset_id: f.asset_id }, nested];
+  };
+  return feeOf(normaliseOperation(op));
+}

@@ -90,3 +90,8 @@ export function limitOrderCreateOp(
 export function limitOrderCancelOp(seller: string, order: string): OperationJson {
   return [2, { fee: { ...ZERO }, fee_paying_account: seller, order, extensions: [] }];
 }
+
+/** custom (35): `data` as hex, e.g. a custom_operations plugin payload (account-storage.ts packStorageMap). */
+export function customOp(payer: string, data: string, o: { requiredAuths?: string[]; id?: number } = {}): OperationJson {
+  return [35, { fee: { ...ZERO }, payer, required_auths: o.requiredAuths ?? [], id: o.id ?? 0, data }];
+}

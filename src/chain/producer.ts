@@ -16,7 +16,7 @@ import { EventEmitter } from 'node:events';
 import { ABORT } from 'lmdb';
 import { statfsSync } from 'node:fs';
 import { storeWriteError, type ChainStore } from './store.js';
-import { applyBlock, reportedBlockInterval, setBlockInterval, type AppliedBlock, type SignedTransactionJson } from './writer.js';
+import { applyBlock, DEFAULT_PLUGINS, reportedBlockInterval, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedTransactionJson } from './writer.js';
 import { validateTransaction } from './validate.js';
 import { ChainState } from './state.js';
 import { rewindPending, undoRecordingStore } from './pending.js';
@@ -92,6 +92,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     private readonly log: Logger,
     /** the disk to look at before each block (none: only LMDB's own refusals count) */
     private readonly disk?: DiskWatch,
+    /** the plugins that take part in applying blocks (--custom-operations-plugin) */
+    private readonly plugins: BlockPlugins = DEFAULT_PLUGINS,
   ) {
     super();
     this.signingPublicKey = publicKeyOf(signingKey);
@@ -248,13 +250,13 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
       applied = this.store.root.transactionSync(() => {
         rewindPending(this.store);
         try {
-          return applyBlock(this.store, { timestamp, transactions: included.map((p) => p.trx) }, this.signingKey);
+          return applyBlock(this.store, { timestamp, transactions: included.map((p) => p.trx) }, this.signingKey, this.plugins);
         } catch (err) {
           if (storeWriteError(err) !== undefined) throw err;
           // A transaction that failed only now (it applied when pending) is dropped with the rest.
           this.log.warn({ err }, 'a pending transaction failed in the block; producing without the pending set');
           failedTransactions = err;
-          return applyBlock(this.store, { timestamp, transactions: [] }, this.signingKey);
+          return applyBlock(this.store, { timestamp, transactions: [] }, this.signingKey, this.plugins);
         }
       });
     } catch (err) {
@@ -275,6 +277,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     if (failedTransactions !== undefined) {
       for (const p of included) this.emit('dropped', p.id, `the transaction failed when its block was applied: ${(failedTransactions as Error).message}`);
     }
+    // As Core's plugin warns: only the API node knows that a payload was not applied.
+    for (const n of applied.pluginNotes) this.log.warn({ block: applied.blockNum, trxInBlock: n.trxInBlock, opInTrx: n.opInTrx, reason: n.message }, 'custom_operations plugin: payload not applied');
     this.log.debug({ block: applied.blockNum, transactions: failedTransactions === undefined ? included.length : 0 }, 'produced block');
     this.emit('block', applied);
     return applied;

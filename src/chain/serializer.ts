@@ -7,7 +7,7 @@
 // that order and nothing else (no tags, no lengths). Rules come from bitshares-fc include/fc/io/raw.hpp
 // (integers little-endian, unsigned_int as LEB128, optional as a bool byte, containers as a varint
 // count) and the Core headers named at each type. Cross-checked byte for byte against bitsharesjs in
-// test/serializer.test.ts.
+// test/serializer.test.ts, and every operation type in test/all-operations.test.ts.
 //
 // Parsing follows fc's from_variant (reflect/variant.hpp, variant.cpp): a struct member that is
 // present is read, a missing one keeps its type's default (zero, "", empty containers, an unset
@@ -17,14 +17,16 @@
 // where fc would silently wrap: a number outside its type's range or an id of the wrong space/type
 // throws an Error naming the path.
 //
-// Why one file of about a thousand lines: it is one table of packers, one per Graphene type, that
+// Why one file of some fifteen hundred lines: it is one table of packers, one per Graphene type, that
 // refer to each other (an operation packs assets, authorities, memos, extensions…); split by type
 // they would import each other in circles, and the file reads as the list of FC_REFLECT lines it mirrors.
 
 import { createHash } from 'node:crypto';
 import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
+import { RpcError, assertError } from '../errors.js';
 import { formatAddress, formatPublicKey, nullPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
 import { readObjectId } from './object-id.js';
+import { FEE_PARAMETERS, OPERATION_NAMES, type FeeParameterKind } from './fee-parameters.js';
 
 // ---------------------------------------------------------------------------------------------
 // Writer
@@ -237,6 +239,8 @@ const uint32 = integer('uint32', 0n, 0xffffffffn, (w, n) => w.uint32(Number(n)))
 const uint64 = integer('uint64', 0n, (1n << 64n) - 1n, (w, n) => w.uint64(n));
 /** share_type is safe<int64_t>, packed as its int64 (types.hpp). */
 const int64 = integer('int64', -(1n << 63n), (1n << 63n) - 1n, (w, n) => w.int64(n));
+/** fc::unsigned_int: a uint32 packed as a varint (raw.hpp); JSON a number, read with as_uint64 (variant.cpp). */
+const unsignedInt = integer('unsigned_int', 0n, 0xffffffffn, (w, n) => w.varint(n));
 
 /** variant::as_bool: booleans, numbers (non-zero is true), "true"/"false", null (false). */
 function toBool(v: unknown, path: string): boolean {
@@ -253,6 +257,7 @@ const bool: Type = {
   name: 'bool',
   pack: (w, v, path) => w.bool(toBool(v, path)),
   json: (v, path) => toBool(v, path),
+  sortKey: (v, path) => (toBool(v, path) ? 1n : 0n),
   zero: false,
 };
 
@@ -268,6 +273,8 @@ const string: Type = {
   name: 'string',
   pack: (w, v, path) => w.string(toText(v, path)),
   json: (v, path) => toText(v, path),
+  // std::string's operator< compares the bytes as unsigned chars, as memcmp does.
+  sortKey: (v, path) => new TextEncoder().encode(toText(v, path)),
   zero: '',
 };
 
@@ -291,6 +298,11 @@ function fixedBytes(name: string, size: number): Type {
 }
 const ripemd160 = fixedBytes('ripemd160', 20);
 const signature = fixedBytes('signature', 65);
+const sha1 = fixedBytes('sha1', 20);
+const sha256Hash = fixedBytes('sha256', 32);
+const hash160 = fixedBytes('hash160', 20);
+/** fc::ecc::commitment_type, an fc::array<char,33>: raw, hex in JSON (fc array.hpp). */
+const commitment = fixedBytes('commitment', 33);
 
 /** time_point_sec: uint32 seconds since the epoch; JSON "YYYY-MM-DDTHH:MM:SS" UTC (fc time.cpp). */
 const timePointSec: Type = {
@@ -304,6 +316,11 @@ const timePointSec: Type = {
     const s = typeof v === 'string' ? parseFcTime(v) : NaN;
     if (Number.isNaN(s)) fail(path, `expected a time "YYYY-MM-DDTHH:MM:SS", got ${describe(v)}`);
     return fcTime(s);
+  },
+  sortKey(v, path) {
+    const s = typeof v === 'string' ? parseFcTime(v) : NaN;
+    if (Number.isNaN(s)) fail(path, `expected a time "YYYY-MM-DDTHH:MM:SS", got ${describe(v)}`);
+    return BigInt(s);
   },
   zero: fcTime(0),
 };
@@ -334,10 +351,27 @@ function typedId(space: number, type: number, what: string): Type {
     zero: `${space}.${type}.0`,
   };
 }
+// The protocol space's object types (types.hpp GRAPHENE_DEFINE_IDS, 1.x.y).
 const accountId = typedId(1, 2, 'account');
 const assetId = typedId(1, 3, 'asset');
+const forceSettlementId = typedId(1, 4, 'force_settlement');
+const committeeMemberId = typedId(1, 5, 'committee_member');
 const witnessId = typedId(1, 6, 'witness');
 const limitOrderId = typedId(1, 7, 'limit_order');
+const callOrderId = typedId(1, 8, 'call_order');
+const customId = typedId(1, 9, 'custom');
+const proposalId = typedId(1, 10, 'proposal');
+const withdrawPermissionId = typedId(1, 12, 'withdraw_permission');
+const vestingBalanceId = typedId(1, 13, 'vesting_balance');
+const workerId = typedId(1, 14, 'worker');
+const balanceId = typedId(1, 15, 'balance');
+const htlcId = typedId(1, 16, 'htlc');
+const customAuthorityId = typedId(1, 17, 'custom_authority');
+const ticketId = typedId(1, 18, 'ticket');
+const liquidityPoolId = typedId(1, 19, 'liquidity_pool');
+const sametFundId = typedId(1, 20, 'samet_fund');
+const creditOfferId = typedId(1, 21, 'credit_offer');
+const creditDealId = typedId(1, 22, 'credit_deal');
 
 /**
  * The untyped object_id_type: FC_REFLECT( object_id_type, (number) ), a uint64 of
@@ -575,9 +609,9 @@ function emptyStruct(name: string): Type {
 
 /**
  * static_variant: varint `which`, then that alternative (fc static_variant.hpp). JSON [which, value].
- * An alternative we do not implement is `undefined` and is refused by name.
+ * A `which` beyond the alternatives is refused as fc's set_which refuses it, with an assertion.
  */
-function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefined>, unknownMessage?: (which: bigint) => string): Type {
+function staticVariant(name: string, alternatives: readonly Type[], ordered = false): Type {
   const first = alternatives[0];
   if (!first) throw new Error(`internal: ${name} has no alternative 0 to default to`);
   const zero = [0, first.zero];
@@ -587,7 +621,11 @@ function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefine
     const [tag, value] = v.length < 2 ? zero : v;
     const which = toInteger(tag, `${path}[0]`);
     const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
-    if (!t) fail(`${path}[0]`, unknownMessage ? unknownMessage(which) : `unknown or unsupported ${name} alternative ${which}`);
+    if (!t) {
+      // variant::as_uint64 reads a negative tag as its two's complement
+      const tag = which < 0n ? which + (1n << 64n) : which;
+      throw new RpcError(assertError("static_cast<size_t>(tag) < count(): Unable to set tag '${tag}' when the number of supported tags is ${count}", { tag: u64(tag), count: alternatives.length }));
+    }
     return [which, t, value];
   };
   return {
@@ -601,7 +639,48 @@ function staticVariant(name: string, alternatives: ReadonlyArray<Type | undefine
       const [which, t, value] = read(v, path);
       return [Number(which), t.json(value, `${path}[1]`)];
     },
+    // fc's static_variant operator< compares which() alone: a set of them holds one of each alternative.
+    ...(ordered ? { sortKey: (v: unknown, path: string) => read(v, path)[0] } : {}),
     zero,
+  };
+}
+
+/**
+ * A type that refers to itself through others (restriction holds restrictions, proposal_create holds
+ * operations): resolved when first used, after every type is defined.
+ */
+function lazy(name: string, get: () => Type): Type {
+  return {
+    name,
+    pack: (w, v, path) => get().pack(w, v, path),
+    json: (v, path) => get().json(v, path),
+    get zero() {
+      return get().zero;
+    },
+  };
+}
+
+/**
+ * std::pair<A,B>: packed as A then B (raw.hpp); JSON `[a, b]`, and fc's from_variant reads the
+ * elements the array has, leaving the others at their defaults (variant.hpp).
+ */
+function pair(a: Type, b: Type): Type {
+  const items = (v: unknown, path: string): [unknown, unknown] => {
+    const arr = expectArray(v, path);
+    return [arr.length > 0 ? arr[0] : a.zero, arr.length > 1 ? arr[1] : b.zero];
+  };
+  return {
+    name: `pair<${a.name},${b.name}>`,
+    pack(w, v, path) {
+      const [x, y] = items(v, path);
+      a.pack(w, x, `${path}[0]`);
+      b.pack(w, y, `${path}[1]`);
+    },
+    json(v, path) {
+      const [x, y] = items(v, path);
+      return [a.json(x, `${path}[0]`), b.json(y, `${path}[1]`)];
+    },
+    zero: [a.zero, b.zero],
   };
 }
 
@@ -726,7 +805,7 @@ const assetOptions = struct('asset_options', [
   ['max_supply', defaulted(int64, MAX_SHARE_SUPPLY)],
   ['market_fee_percent', uint16],
   ['max_market_fee', defaulted(int64, MAX_SHARE_SUPPLY)],
-  ['issuer_permissions', uint16],
+  ['issuer_permissions', defaulted(uint16, 79)], // DEFAULT_UIA_ASSET_ISSUER_PERMISSION (types.hpp)
   ['flags', uint16],
   ['core_exchange_rate', defaulted(price, { base: { amount: 0, asset_id: '1.3.0' }, quote: { amount: 0, asset_id: '1.3.1' } })],
   ['whitelist_authorities', flatSet(accountId)],
@@ -760,163 +839,540 @@ const bitassetOptions = struct('bitasset_options', [
 ]);
 
 // ---------------------------------------------------------------------------------------------
-// Operations (protocol/operations.hpp gives the codes: the static_variant's alternative index)
+// Structs the operations share
 
-/** protocol/transfer.hpp: (fee)(from)(to)(amount)(memo)(extensions) */
-const transferOperation = struct('transfer_operation', [
-  ['fee', asset],
-  ['from', accountId],
-  ['to', accountId],
-  ['amount', asset],
-  ['memo', optional(memoData)],
-  ['extensions', futureExtensions],
+/** protocol/asset.hpp: FC_REFLECT( price_feed, (settlement_price)(maintenance_collateral_ratio)(maximum_short_squeeze_ratio)(core_exchange_rate) ) */
+const priceFeed = struct('price_feed', [
+  ['settlement_price', price],
+  ['maintenance_collateral_ratio', defaulted(uint16, 1750)], // GRAPHENE_DEFAULT_MAINTENANCE_COLLATERAL_RATIO
+  ['maximum_short_squeeze_ratio', defaulted(uint16, 1500)], // GRAPHENE_DEFAULT_MAX_SHORT_SQUEEZE_RATIO
+  ['core_exchange_rate', price],
 ]);
 
 /** protocol/market.hpp: FC_REFLECT( create_take_profit_order_action, (fee_asset_id)(spread_percent)(size_percent)(expiration_seconds)(repeat)(extensions) ) */
 const createTakeProfitOrderAction = struct('create_take_profit_order_action', [
   ['fee_asset_id', assetId],
   ['spread_percent', uint16],
-  ['size_percent', uint16],
+  ['size_percent', defaulted(uint16, 10000)], // GRAPHENE_100_PERCENT
   ['expiration_seconds', uint32],
   ['repeat', bool],
   ['extensions', futureExtensions],
 ]);
+/** protocol/market.hpp: limit_order_auto_action = static_variant< create_take_profit_order_action > */
+const limitOrderAutoActions = vector(staticVariant('limit_order_auto_action', [createTakeProfitOrderAction]));
 
-/** protocol/market.hpp: (fee)(seller)(amount_to_sell)(min_to_receive)(expiration)(fill_or_kill)(extensions) */
-const limitOrderCreateOperation = struct('limit_order_create_operation', [
-  ['fee', asset],
-  ['seller', accountId],
-  ['amount_to_sell', asset],
-  ['min_to_receive', asset],
-  ['expiration', defaulted(timePointSec, '2106-02-07T06:28:15')], // time_point_sec::maximum()
-  ['fill_or_kill', bool],
-  ['extensions', extension('limit_order_create_operation::options_type', [['on_fill', vector(staticVariant('limit_order_auto_action', [createTakeProfitOrderAction]))]])],
+/** protocol/vesting.hpp: vesting_policy_initializer = static_variant< linear, cdd, instant > */
+const vestingPolicyInitializer = staticVariant('vesting_policy_initializer', [
+  struct('linear_vesting_policy_initializer', [
+    ['begin_timestamp', timePointSec],
+    ['vesting_cliff_seconds', uint32],
+    ['vesting_duration_seconds', uint32],
+  ]),
+  struct('cdd_vesting_policy_initializer', [
+    ['start_claim', timePointSec],
+    ['vesting_seconds', uint32],
+  ]),
+  emptyStruct('instant_vesting_policy_initializer'),
 ]);
 
-/** protocol/market.hpp: (fee)(fee_paying_account)(order)(extensions) */
-const limitOrderCancelOperation = struct('limit_order_cancel_operation', [
-  ['fee', asset],
-  ['fee_paying_account', accountId],
-  ['order', limitOrderId],
-  ['extensions', futureExtensions],
+/** protocol/worker.hpp: worker_initializer = static_variant< refund, vesting_balance, burn > */
+const workerInitializer = staticVariant('worker_initializer', [
+  emptyStruct('refund_worker_initializer'),
+  struct('vesting_balance_worker_initializer', [['pay_vesting_period_days', uint16]]),
+  emptyStruct('burn_worker_initializer'),
 ]);
 
-/** protocol/account.hpp:286-291 */
-const accountCreateOperation = struct('account_create_operation', [
-  ['fee', asset],
-  ['registrar', accountId],
-  ['referrer', accountId],
-  ['referrer_percent', uint16],
-  ['name', string],
+/** protocol/assert.hpp: predicate = static_variant< account_name_eq_lit, asset_symbol_eq_lit, block_id > */
+const predicate = staticVariant('predicate', [
+  struct('account_name_eq_lit_predicate', [
+    ['account_id', accountId],
+    ['name', string],
+  ]),
+  struct('asset_symbol_eq_lit_predicate', [
+    ['asset_id', assetId],
+    ['symbol', string],
+  ]),
+  struct('block_id_predicate', [['id', ripemd160]]),
+]);
+
+/** protocol/confidential.hpp: FC_REFLECT( stealth_confirmation, (one_time_key)(to)(encrypted_memo) ) */
+const stealthConfirmation = struct('stealth_confirmation', [
+  ['one_time_key', publicKey],
+  ['to', optional(publicKey)],
+  ['encrypted_memo', bytes],
+]);
+
+/** protocol/confidential.hpp: FC_REFLECT( blind_output, (commitment)(range_proof)(owner)(stealth_memo) ) */
+const blindOutput = struct('blind_output', [
+  ['commitment', commitment],
+  ['range_proof', bytes],
   ['owner', authority],
-  ['active', authority],
-  ['options', accountOptions],
-  [
-    'extensions',
-    extension('account_create_operation::ext', [
-      ['null_ext', emptyStruct('void_t')],
-      ['owner_special_authority', specialAuthority],
-      ['active_special_authority', specialAuthority],
-      ['buyback_options', buybackAccountOptions],
-    ]),
-  ],
+  ['stealth_memo', optional(stealthConfirmation)],
 ]);
 
-/** protocol/account.hpp:293-297 */
-const accountUpdateOperation = struct('account_update_operation', [
-  ['fee', asset],
-  ['account', accountId],
-  ['owner', optional(authority)],
-  ['active', optional(authority)],
-  ['new_options', optional(accountOptions)],
-  [
-    'extensions',
-    extension('account_update_operation::ext', [
-      ['null_ext', emptyStruct('void_t')],
-      ['owner_special_authority', specialAuthority],
-      ['active_special_authority', specialAuthority],
-    ]),
-  ],
+/** protocol/confidential.hpp: FC_REFLECT( blind_input, (commitment)(owner) ) */
+const blindInput = struct('blind_input', [
+  ['commitment', commitment],
+  ['owner', authority],
 ]);
 
-/** protocol/asset_ops.hpp:682-691 */
-const assetCreateOperation = struct('asset_create_operation', [
-  ['fee', asset],
-  ['issuer', accountId],
-  ['symbol', string],
-  ['precision', uint8],
-  ['common_options', assetOptions],
-  ['bitasset_opts', optional(bitassetOptions)],
-  ['is_prediction_market', bool],
+/** protocol/htlc.hpp: htlc_hash = static_variant< ripemd160, sha1, sha256, hash160 > */
+const htlcHash = staticVariant('htlc_hash', [ripemd160, sha1, sha256Hash, hash160]);
+
+/**
+ * protocol/restriction.hpp: FC_REFLECT( restriction, (member_index)(restriction_type)(argument)(extensions) ),
+ * its argument one of GRAPHENE_OP_RESTRICTION_ARGUMENTS_VARIADIC (alternative 41 is
+ * pair<int64_t, vector<restriction>>; bitsharesjs 6.0.3 has it wrong, as a vector of vectors).
+ */
+const restriction: Type = lazy('restriction', () => restrictionStruct);
+const restrictions = vector(restriction);
+const restrictionIds = [accountId, assetId, forceSettlementId, committeeMemberId, witnessId, limitOrderId, callOrderId, customId, proposalId, withdrawPermissionId, vestingBalanceId, workerId, balanceId];
+const restrictionScalars = [bool, int64, string, timePointSec, publicKey, sha256Hash, ...restrictionIds];
+const restrictionStruct = struct('restriction', [
+  ['member_index', unsignedInt],
+  ['restriction_type', unsignedInt],
+  [
+    'argument',
+    staticVariant('restriction::argument_type', [
+      /*  0 */ emptyStruct('void_t'),
+      /*  1…19 */ ...restrictionScalars,
+      /* 20…38 */ ...restrictionScalars.map(flatSet),
+      /* 39 */ restrictions,
+      /* 40 */ vector(restrictions),
+      /* 41 */ pair(int64, restrictions),
+    ]),
+  ],
   ['extensions', futureExtensions],
 ]);
 
-/** protocol/asset_ops.hpp:723-724: (fee)(issuer)(asset_to_issue)(issue_to_account)(memo)(extensions) */
-const assetIssueOperation = struct('asset_issue_operation', [
-  ['fee', asset],
-  ['issuer', accountId],
-  ['asset_to_issue', asset],
-  ['issue_to_account', accountId],
-  ['memo', optional(memoData)],
-  ['extensions', futureExtensions],
-]);
-
-/** protocol/balance.hpp: (fee)(deposit_to_account)(balance_to_claim)(balance_owner_key)(total_claimed) */
-const balanceClaimOperation = struct('balance_claim_operation', [
-  ['fee', asset],
-  ['deposit_to_account', accountId],
-  ['balance_to_claim', typedId(1, 15, 'balance')],
-  ['balance_owner_key', publicKey],
-  ['total_claimed', asset],
-]);
-
-/** Core's operation names by code (protocol/operations.hpp's static_variant order, `_operation` dropped), for errors. */
-export const OPERATION_NAMES: readonly string[] = [
-  'transfer', 'limit_order_create', 'limit_order_cancel', 'call_order_update', 'fill_order', 'account_create',
-  'account_update', 'account_whitelist', 'account_upgrade', 'account_transfer', 'asset_create', 'asset_update',
-  'asset_update_bitasset', 'asset_update_feed_producers', 'asset_issue', 'asset_reserve', 'asset_fund_fee_pool',
-  'asset_settle', 'asset_global_settle', 'asset_publish_feed', 'witness_create', 'witness_update', 'proposal_create',
-  'proposal_update', 'proposal_delete', 'withdraw_permission_create', 'withdraw_permission_update',
-  'withdraw_permission_claim', 'withdraw_permission_delete', 'committee_member_create', 'committee_member_update',
-  'committee_member_update_global_parameters', 'vesting_balance_create', 'vesting_balance_withdraw', 'worker_create',
-  'custom', 'assert', 'balance_claim', 'override_transfer', 'transfer_to_blind', 'blind_transfer',
-  'transfer_from_blind', 'asset_settle_cancel', 'asset_claim_fees', 'fba_distribute', 'bid_collateral',
-  'execute_bid', 'asset_claim_pool', 'asset_update_issuer', 'htlc_create', 'htlc_redeem', 'htlc_redeemed',
-  'htlc_extend', 'htlc_refund', 'custom_authority_create', 'custom_authority_update', 'custom_authority_delete',
-  'ticket_create', 'ticket_update', 'liquidity_pool_create', 'liquidity_pool_delete', 'liquidity_pool_deposit',
-  'liquidity_pool_withdraw', 'liquidity_pool_exchange', 'samet_fund_create', 'samet_fund_delete',
-  'samet_fund_update', 'samet_fund_borrow', 'samet_fund_repay', 'credit_offer_create', 'credit_offer_delete',
-  'credit_offer_update', 'credit_offer_accept', 'credit_deal_repay', 'credit_deal_expired', 'liquidity_pool_update',
-  'credit_deal_update', 'limit_order_update',
-];
-
-/** The operations this module can pack, by code. Other codes are refused, never guessed. */
-export const SUPPORTED_OPERATIONS: ReadonlyMap<number, string> = new Map([
-  [0, 'transfer'],
-  [1, 'limit_order_create'],
-  [2, 'limit_order_cancel'],
-  [5, 'account_create'],
-  [6, 'account_update'],
-  [10, 'asset_create'],
-  [14, 'asset_issue'],
-  [37, 'balance_claim'],
-]);
-
-const operationAlternatives: (Type | undefined)[] = [];
-operationAlternatives[0] = transferOperation;
-operationAlternatives[1] = limitOrderCreateOperation;
-operationAlternatives[2] = limitOrderCancelOperation;
-operationAlternatives[5] = accountCreateOperation;
-operationAlternatives[6] = accountUpdateOperation;
-operationAlternatives[10] = assetCreateOperation;
-operationAlternatives[14] = assetIssueOperation;
-operationAlternatives[37] = balanceClaimOperation;
-
-const operation = staticVariant(
-  'operation',
-  operationAlternatives,
-  (code) => `unknown or unsupported operation code ${code} (supported: ${[...SUPPORTED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', ')})`,
+/** protocol/fee_schedule.hpp: fee_parameters, one alternative per operation (fee-parameters.ts lists them). */
+const feeParameterKinds: Readonly<Record<FeeParameterKind, Type>> = { uint64, uint32, int64 };
+const feeParameters = staticVariant(
+  'fee_parameters',
+  FEE_PARAMETERS.map(({ name, fields }) => struct(`${name}_operation::fee_params_t`, fields.map(([f, kind, d]) => [f, defaulted(feeParameterKinds[kind], u64(d))] as const))),
+  true,
 );
+
+/**
+ * protocol/fee_schedule.hpp: FC_REFLECT( fee_schedule, (parameters)(scale) ). chain_parameters holds it
+ * as a shared_ptr, which fc packs as the value itself; Core's from_variant makes a default one (no
+ * parameters, scale 100%) when the JSON has none (types.cpp).
+ */
+const feeSchedule = struct('fee_schedule', [
+  ['parameters', flatSet(feeParameters)],
+  ['scale', defaulted(uint32, 10000)], // GRAPHENE_100_PERCENT
+]);
+
+/** protocol/chain_parameters.hpp: FC_REFLECT( chain_parameters, … ), defaults from config.hpp. */
+const chainParameters = struct('chain_parameters', [
+  ['current_fees', { ...feeSchedule, pack: (w, v, path) => feeSchedule.pack(w, v ?? {}, path), json: (v, path) => feeSchedule.json(v ?? {}, path) }],
+  ['block_interval', defaulted(uint8, 5)],
+  ['maintenance_interval', defaulted(uint32, 86400)],
+  ['maintenance_skip_slots', defaulted(uint8, 3)],
+  ['committee_proposal_review_period', defaulted(uint32, 1209600)],
+  ['maximum_transaction_size', defaulted(uint32, 2048)],
+  ['maximum_block_size', defaulted(uint32, 2000000)],
+  ['maximum_time_until_expiration', defaulted(uint32, 86400)],
+  ['maximum_proposal_lifetime', defaulted(uint32, 2419200)],
+  ['maximum_asset_whitelist_authorities', defaulted(uint8, 10)],
+  ['maximum_asset_feed_publishers', defaulted(uint8, 10)],
+  ['maximum_witness_count', defaulted(uint16, 1001)],
+  ['maximum_committee_count', defaulted(uint16, 1001)],
+  ['maximum_authority_membership', defaulted(uint16, 10)],
+  ['reserve_percent_of_fee', defaulted(uint16, 2000)],
+  ['network_percent_of_fee', defaulted(uint16, 2000)],
+  ['lifetime_referrer_percent_of_fee', defaulted(uint16, 3000)],
+  ['cashback_vesting_period_seconds', defaulted(uint32, 31536000)],
+  ['cashback_vesting_threshold', defaulted(int64, 10000000)],
+  ['count_non_member_votes', defaulted(bool, true)],
+  ['allow_non_member_whitelists', bool],
+  ['witness_pay_per_block', defaulted(int64, 1000000)],
+  ['worker_budget_per_day', defaulted(int64, '50000000000')],
+  ['max_predicate_opcode', defaulted(uint16, 1)],
+  ['fee_liquidation_threshold', defaulted(int64, 10000000)],
+  ['accounts_per_fee_scale', defaulted(uint16, 1000)],
+  ['account_fee_scale_bitshifts', defaulted(uint8, 4)],
+  ['max_authority_depth', defaulted(uint8, 2)], // GRAPHENE_MAX_SIG_CHECK_DEPTH
+  [
+    'extensions',
+    extension('chain_parameters::ext', [
+      [
+        'updatable_htlc_options',
+        struct('htlc_options', [
+          ['max_timeout_secs', uint32],
+          ['max_preimage_size', uint32],
+        ]),
+      ],
+      [
+        'custom_authority_options',
+        struct('custom_authority_options_type', [
+          ['max_custom_authority_lifetime_seconds', defaulted(uint32, 2592000)],
+          ['max_custom_authorities_per_account', defaulted(uint32, 10)],
+          ['max_custom_authorities_per_account_op', defaulted(uint32, 3)],
+          ['max_custom_authority_restrictions', defaulted(uint32, 10)],
+        ]),
+      ],
+      ['market_fee_network_percent', uint16],
+      ['maker_fee_discount_percent', uint16],
+    ]),
+  ],
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Operations (protocol/operations.hpp gives the codes: the static_variant's alternative index).
+// Each is its FC_REFLECT line, in the header named. A member the C++ leaves uninitialised (htlc_create's
+// preimage_size, custom_authority_create's enabled, credit_deal_update's auto_repay) defaults to zero.
+
+type Fields = ReadonlyArray<readonly [string, Type]>;
+const FEE = ['fee', asset] as const;
+const EXTENSIONS = ['extensions', futureExtensions] as const;
+const op = (name: string, fields: Fields): Type => struct(`${name}_operation`, fields);
+
+/** Operation codes → types; `operation` below refers to it through op_wrapper, hence lazy. */
+const operation: Type = lazy('operation', () => operationVariant);
+/** protocol/operations.hpp: FC_REFLECT( op_wrapper, (op) ) */
+const opWrapper = struct('op_wrapper', [['op', operation]]);
+
+const OPERATIONS: readonly Type[] = [
+  /* 0, transfer.hpp */ op('transfer', [FEE, ['from', accountId], ['to', accountId], ['amount', asset], ['memo', optional(memoData)], EXTENSIONS]),
+  /* 1, market.hpp */ op('limit_order_create', [
+    FEE,
+    ['seller', accountId],
+    ['amount_to_sell', asset],
+    ['min_to_receive', asset],
+    ['expiration', defaulted(timePointSec, '2106-02-07T06:28:15')], // time_point_sec::maximum()
+    ['fill_or_kill', bool],
+    ['extensions', extension('limit_order_create_operation::options_type', [['on_fill', limitOrderAutoActions]])],
+  ]),
+  /* 2, market.hpp */ op('limit_order_cancel', [FEE, ['fee_paying_account', accountId], ['order', limitOrderId], EXTENSIONS]),
+  /* 3, market.hpp */ op('call_order_update', [
+    FEE,
+    ['funding_account', accountId],
+    ['delta_collateral', asset],
+    ['delta_debt', asset],
+    ['extensions', extension('call_order_update_operation::options_type', [['target_collateral_ratio', uint16]])],
+  ]),
+  /* 4, market.hpp, virtual */ op('fill_order', [
+    FEE,
+    ['order_id', objectIdType],
+    ['account_id', accountId],
+    ['pays', asset],
+    ['receives', asset],
+    ['fill_price', price],
+    ['is_maker', defaulted(bool, true)],
+  ]),
+  /* 5, account.hpp */ op('account_create', [
+    FEE,
+    ['registrar', accountId],
+    ['referrer', accountId],
+    ['referrer_percent', uint16],
+    ['name', string],
+    ['owner', authority],
+    ['active', authority],
+    ['options', accountOptions],
+    [
+      'extensions',
+      extension('account_create_operation::ext', [
+        ['null_ext', emptyStruct('void_t')],
+        ['owner_special_authority', specialAuthority],
+        ['active_special_authority', specialAuthority],
+        ['buyback_options', buybackAccountOptions],
+      ]),
+    ],
+  ]),
+  /* 6, account.hpp */ op('account_update', [
+    FEE,
+    ['account', accountId],
+    ['owner', optional(authority)],
+    ['active', optional(authority)],
+    ['new_options', optional(accountOptions)],
+    [
+      'extensions',
+      extension('account_update_operation::ext', [
+        ['null_ext', emptyStruct('void_t')],
+        ['owner_special_authority', specialAuthority],
+        ['active_special_authority', specialAuthority],
+      ]),
+    ],
+  ]),
+  /* 7, account.hpp */ op('account_whitelist', [FEE, ['authorizing_account', accountId], ['account_to_list', accountId], ['new_listing', uint8], EXTENSIONS]),
+  /* 8, account.hpp */ op('account_upgrade', [FEE, ['account_to_upgrade', accountId], ['upgrade_to_lifetime_member', bool], EXTENSIONS]),
+  /* 9, account.hpp */ op('account_transfer', [FEE, ['account_id', accountId], ['new_owner', accountId], EXTENSIONS]),
+  /* 10, asset_ops.hpp */ op('asset_create', [
+    FEE,
+    ['issuer', accountId],
+    ['symbol', string],
+    ['precision', uint8],
+    ['common_options', assetOptions],
+    ['bitasset_opts', optional(bitassetOptions)],
+    ['is_prediction_market', bool],
+    EXTENSIONS,
+  ]),
+  /* 11, asset_ops.hpp */ op('asset_update', [
+    FEE,
+    ['issuer', accountId],
+    ['asset_to_update', assetId],
+    ['new_issuer', optional(accountId)],
+    ['new_options', assetOptions],
+    [
+      'extensions',
+      extension('asset_update_operation::ext', [
+        ['new_precision', uint8],
+        ['skip_core_exchange_rate', bool],
+      ]),
+    ],
+  ]),
+  /* 12, asset_ops.hpp */ op('asset_update_bitasset', [FEE, ['issuer', accountId], ['asset_to_update', assetId], ['new_options', bitassetOptions], EXTENSIONS]),
+  /* 13, asset_ops.hpp */ op('asset_update_feed_producers', [FEE, ['issuer', accountId], ['asset_to_update', assetId], ['new_feed_producers', flatSet(accountId)], EXTENSIONS]),
+  /* 14, asset_ops.hpp */ op('asset_issue', [FEE, ['issuer', accountId], ['asset_to_issue', asset], ['issue_to_account', accountId], ['memo', optional(memoData)], EXTENSIONS]),
+  /* 15, asset_ops.hpp */ op('asset_reserve', [FEE, ['payer', accountId], ['amount_to_reserve', asset], EXTENSIONS]),
+  /* 16, asset_ops.hpp */ op('asset_fund_fee_pool', [FEE, ['from_account', accountId], ['asset_id', assetId], ['amount', int64], EXTENSIONS]),
+  /* 17, asset_ops.hpp */ op('asset_settle', [FEE, ['account', accountId], ['amount', asset], EXTENSIONS]),
+  /* 18, asset_ops.hpp */ op('asset_global_settle', [FEE, ['issuer', accountId], ['asset_to_settle', assetId], ['settle_price', price], EXTENSIONS]),
+  /* 19, asset_ops.hpp */ op('asset_publish_feed', [
+    FEE,
+    ['publisher', accountId],
+    ['asset_id', assetId],
+    ['feed', priceFeed],
+    ['extensions', extension('asset_publish_feed_operation::ext', [['initial_collateral_ratio', uint16]])],
+  ]),
+  /* 20, witness.hpp */ op('witness_create', [FEE, ['witness_account', accountId], ['url', string], ['block_signing_key', publicKey]]),
+  /* 21, witness.hpp */ op('witness_update', [FEE, ['witness', witnessId], ['witness_account', accountId], ['new_url', optional(string)], ['new_signing_key', optional(publicKey)]]),
+  /* 22, proposal.hpp */ op('proposal_create', [
+    FEE,
+    ['fee_paying_account', accountId],
+    ['expiration_time', timePointSec],
+    ['proposed_ops', vector(opWrapper)],
+    ['review_period_seconds', optional(uint32)],
+    EXTENSIONS,
+  ]),
+  /* 23, proposal.hpp */ op('proposal_update', [
+    FEE,
+    ['fee_paying_account', accountId],
+    ['proposal', proposalId],
+    ['active_approvals_to_add', flatSet(accountId)],
+    ['active_approvals_to_remove', flatSet(accountId)],
+    ['owner_approvals_to_add', flatSet(accountId)],
+    ['owner_approvals_to_remove', flatSet(accountId)],
+    ['key_approvals_to_add', flatSet(publicKey)],
+    ['key_approvals_to_remove', flatSet(publicKey)],
+    EXTENSIONS,
+  ]),
+  /* 24, proposal.hpp */ op('proposal_delete', [FEE, ['fee_paying_account', accountId], ['using_owner_authority', bool], ['proposal', proposalId], EXTENSIONS]),
+  /* 25, withdraw_permission.hpp */ op('withdraw_permission_create', [
+    FEE,
+    ['withdraw_from_account', accountId],
+    ['authorized_account', accountId],
+    ['withdrawal_limit', asset],
+    ['withdrawal_period_sec', uint32],
+    ['periods_until_expiration', uint32],
+    ['period_start_time', timePointSec],
+  ]),
+  /* 26, withdraw_permission.hpp */ op('withdraw_permission_update', [
+    FEE,
+    ['withdraw_from_account', accountId],
+    ['authorized_account', accountId],
+    ['permission_to_update', withdrawPermissionId],
+    ['withdrawal_limit', asset],
+    ['withdrawal_period_sec', uint32],
+    ['period_start_time', timePointSec],
+    ['periods_until_expiration', uint32],
+  ]),
+  /* 27, withdraw_permission.hpp */ op('withdraw_permission_claim', [
+    FEE,
+    ['withdraw_permission', withdrawPermissionId],
+    ['withdraw_from_account', accountId],
+    ['withdraw_to_account', accountId],
+    ['amount_to_withdraw', asset],
+    ['memo', optional(memoData)],
+  ]),
+  /* 28, withdraw_permission.hpp */ op('withdraw_permission_delete', [FEE, ['withdraw_from_account', accountId], ['authorized_account', accountId], ['withdrawal_permission', withdrawPermissionId]]),
+  /* 29, committee_member.hpp */ op('committee_member_create', [FEE, ['committee_member_account', accountId], ['url', string]]),
+  /* 30, committee_member.hpp */ op('committee_member_update', [FEE, ['committee_member', committeeMemberId], ['committee_member_account', accountId], ['new_url', optional(string)]]),
+  /* 31, committee_member.hpp */ op('committee_member_update_global_parameters', [FEE, ['new_parameters', chainParameters]]),
+  /* 32, vesting.hpp */ op('vesting_balance_create', [FEE, ['creator', accountId], ['owner', accountId], ['amount', asset], ['policy', vestingPolicyInitializer]]),
+  /* 33, vesting.hpp */ op('vesting_balance_withdraw', [FEE, ['vesting_balance', vestingBalanceId], ['owner', accountId], ['amount', asset]]),
+  /* 34, worker.hpp */ op('worker_create', [
+    FEE,
+    ['owner', accountId],
+    ['work_begin_date', timePointSec],
+    ['work_end_date', timePointSec],
+    ['daily_pay', int64],
+    ['name', string],
+    ['url', string],
+    ['initializer', workerInitializer],
+  ]),
+  /* 35, custom.hpp */ op('custom', [FEE, ['payer', accountId], ['required_auths', flatSet(accountId)], ['id', uint16], ['data', bytes]]),
+  /* 36, assert.hpp */ op('assert', [FEE, ['fee_paying_account', accountId], ['predicates', vector(predicate)], ['required_auths', flatSet(accountId)], EXTENSIONS]),
+  /* 37, balance.hpp */ op('balance_claim', [FEE, ['deposit_to_account', accountId], ['balance_to_claim', balanceId], ['balance_owner_key', publicKey], ['total_claimed', asset]]),
+  /* 38, transfer.hpp */ op('override_transfer', [FEE, ['issuer', accountId], ['from', accountId], ['to', accountId], ['amount', asset], ['memo', optional(memoData)], EXTENSIONS]),
+  /* 39, confidential.hpp */ op('transfer_to_blind', [FEE, ['amount', asset], ['from', accountId], ['blinding_factor', sha256Hash], ['outputs', vector(blindOutput)]]),
+  /* 40, confidential.hpp */ op('blind_transfer', [FEE, ['inputs', vector(blindInput)], ['outputs', vector(blindOutput)]]),
+  /* 41, confidential.hpp */ op('transfer_from_blind', [FEE, ['amount', asset], ['to', accountId], ['blinding_factor', sha256Hash], ['inputs', vector(blindInput)]]),
+  /* 42, asset_ops.hpp, virtual */ op('asset_settle_cancel', [FEE, ['settlement', forceSettlementId], ['account', accountId], ['amount', asset]]),
+  /* 43, asset_ops.hpp */ op('asset_claim_fees', [
+    FEE,
+    ['issuer', accountId],
+    ['amount_to_claim', asset],
+    ['extensions', extension('asset_claim_fees_operation::additional_options_type', [['claim_from_asset_id', assetId]])],
+  ]),
+  /* 44, fba.hpp, virtual */ op('fba_distribute', [FEE, ['account_id', accountId], ['fba_id', objectIdType], ['amount', int64]]),
+  /* 45, market.hpp */ op('bid_collateral', [FEE, ['bidder', accountId], ['additional_collateral', asset], ['debt_covered', asset], EXTENSIONS]),
+  /* 46, market.hpp, virtual */ op('execute_bid', [FEE, ['bidder', accountId], ['debt', asset], ['collateral', asset]]),
+  /* 47, asset_ops.hpp */ op('asset_claim_pool', [FEE, ['issuer', accountId], ['asset_id', assetId], ['amount_to_claim', asset], EXTENSIONS]),
+  /* 48, asset_ops.hpp */ op('asset_update_issuer', [FEE, ['issuer', accountId], ['asset_to_update', assetId], ['new_issuer', accountId], EXTENSIONS]),
+  /* 49, htlc.hpp */ op('htlc_create', [
+    FEE,
+    ['from', accountId],
+    ['to', accountId],
+    ['amount', asset],
+    ['preimage_hash', htlcHash],
+    ['preimage_size', uint16],
+    ['claim_period_seconds', uint32],
+    ['extensions', extension('htlc_create_operation::additional_options_type', [['memo', memoData]])],
+  ]),
+  /* 50, htlc.hpp */ op('htlc_redeem', [FEE, ['htlc_id', htlcId], ['redeemer', accountId], ['preimage', bytes], EXTENSIONS]),
+  /* 51, htlc.hpp, virtual */ op('htlc_redeemed', [
+    FEE,
+    ['htlc_id', htlcId],
+    ['from', accountId],
+    ['to', accountId],
+    ['redeemer', accountId],
+    ['amount', asset],
+    ['htlc_preimage_hash', htlcHash],
+    ['htlc_preimage_size', uint16],
+    ['preimage', bytes],
+  ]),
+  /* 52, htlc.hpp */ op('htlc_extend', [FEE, ['htlc_id', htlcId], ['update_issuer', accountId], ['seconds_to_add', uint32], EXTENSIONS]),
+  /* 53, htlc.hpp, virtual */ op('htlc_refund', [
+    FEE,
+    ['htlc_id', htlcId],
+    ['to', accountId],
+    ['original_htlc_recipient', accountId],
+    ['htlc_amount', asset],
+    ['htlc_preimage_hash', htlcHash],
+    ['htlc_preimage_size', uint16],
+  ]),
+  /* 54, custom_authority.hpp */ op('custom_authority_create', [
+    FEE,
+    ['account', accountId],
+    ['enabled', bool],
+    ['valid_from', timePointSec],
+    ['valid_to', timePointSec],
+    ['operation_type', unsignedInt],
+    ['auth', authority],
+    ['restrictions', restrictions],
+    EXTENSIONS,
+  ]),
+  /* 55, custom_authority.hpp */ op('custom_authority_update', [
+    FEE,
+    ['account', accountId],
+    ['authority_to_update', customAuthorityId],
+    ['new_enabled', optional(bool)],
+    ['new_valid_from', optional(timePointSec)],
+    ['new_valid_to', optional(timePointSec)],
+    ['new_auth', optional(authority)],
+    ['restrictions_to_remove', flatSet(uint16)],
+    ['restrictions_to_add', restrictions],
+    EXTENSIONS,
+  ]),
+  /* 56, custom_authority.hpp */ op('custom_authority_delete', [FEE, ['account', accountId], ['authority_to_delete', customAuthorityId], EXTENSIONS]),
+  /* 57, ticket.hpp */ op('ticket_create', [FEE, ['account', accountId], ['target_type', unsignedInt], ['amount', asset], EXTENSIONS]),
+  /* 58, ticket.hpp */ op('ticket_update', [FEE, ['ticket', ticketId], ['account', accountId], ['target_type', unsignedInt], ['amount_for_new_target', optional(asset)], EXTENSIONS]),
+  /* 59, liquidity_pool.hpp */ op('liquidity_pool_create', [
+    FEE,
+    ['account', accountId],
+    ['asset_a', assetId],
+    ['asset_b', assetId],
+    ['share_asset', assetId],
+    ['taker_fee_percent', uint16],
+    ['withdrawal_fee_percent', uint16],
+    EXTENSIONS,
+  ]),
+  /* 60, liquidity_pool.hpp */ op('liquidity_pool_delete', [FEE, ['account', accountId], ['pool', liquidityPoolId], EXTENSIONS]),
+  /* 61, liquidity_pool.hpp */ op('liquidity_pool_deposit', [FEE, ['account', accountId], ['pool', liquidityPoolId], ['amount_a', asset], ['amount_b', asset], EXTENSIONS]),
+  /* 62, liquidity_pool.hpp */ op('liquidity_pool_withdraw', [FEE, ['account', accountId], ['pool', liquidityPoolId], ['share_amount', asset], EXTENSIONS]),
+  /* 63, liquidity_pool.hpp */ op('liquidity_pool_exchange', [FEE, ['account', accountId], ['pool', liquidityPoolId], ['amount_to_sell', asset], ['min_to_receive', asset], EXTENSIONS]),
+  /* 64, samet_fund.hpp */ op('samet_fund_create', [FEE, ['owner_account', accountId], ['asset_type', assetId], ['balance', int64], ['fee_rate', uint32], EXTENSIONS]),
+  /* 65, samet_fund.hpp */ op('samet_fund_delete', [FEE, ['owner_account', accountId], ['fund_id', sametFundId], EXTENSIONS]),
+  /* 66, samet_fund.hpp */ op('samet_fund_update', [FEE, ['owner_account', accountId], ['fund_id', sametFundId], ['delta_amount', optional(asset)], ['new_fee_rate', optional(uint32)], EXTENSIONS]),
+  /* 67, samet_fund.hpp */ op('samet_fund_borrow', [FEE, ['borrower', accountId], ['fund_id', sametFundId], ['borrow_amount', asset], EXTENSIONS]),
+  /* 68, samet_fund.hpp */ op('samet_fund_repay', [FEE, ['account', accountId], ['fund_id', sametFundId], ['repay_amount', asset], ['fund_fee', asset], EXTENSIONS]),
+  /* 69, credit_offer.hpp */ op('credit_offer_create', [
+    FEE,
+    ['owner_account', accountId],
+    ['asset_type', assetId],
+    ['balance', int64],
+    ['fee_rate', uint32],
+    ['max_duration_seconds', uint32],
+    ['min_deal_amount', int64],
+    ['enabled', bool],
+    ['auto_disable_time', timePointSec],
+    ['acceptable_collateral', flatMap(assetId, price)],
+    ['acceptable_borrowers', flatMap(accountId, int64)],
+    EXTENSIONS,
+  ]),
+  /* 70, credit_offer.hpp */ op('credit_offer_delete', [FEE, ['owner_account', accountId], ['offer_id', creditOfferId], EXTENSIONS]),
+  /* 71, credit_offer.hpp */ op('credit_offer_update', [
+    FEE,
+    ['owner_account', accountId],
+    ['offer_id', creditOfferId],
+    ['delta_amount', optional(asset)],
+    ['fee_rate', optional(uint32)],
+    ['max_duration_seconds', optional(uint32)],
+    ['min_deal_amount', optional(int64)],
+    ['enabled', optional(bool)],
+    ['auto_disable_time', optional(timePointSec)],
+    ['acceptable_collateral', optional(flatMap(assetId, price))],
+    ['acceptable_borrowers', optional(flatMap(accountId, int64))],
+    EXTENSIONS,
+  ]),
+  /* 72, credit_offer.hpp */ op('credit_offer_accept', [
+    FEE,
+    ['borrower', accountId],
+    ['offer_id', creditOfferId],
+    ['borrow_amount', asset],
+    ['collateral', asset],
+    ['max_fee_rate', uint32],
+    ['min_duration_seconds', uint32],
+    ['extensions', extension('credit_offer_accept_operation::ext', [['auto_repay', uint8]])],
+  ]),
+  /* 73, credit_offer.hpp */ op('credit_deal_repay', [FEE, ['account', accountId], ['deal_id', creditDealId], ['repay_amount', asset], ['credit_fee', asset], EXTENSIONS]),
+  /* 74, credit_offer.hpp, virtual */ op('credit_deal_expired', [
+    FEE,
+    ['deal_id', creditDealId],
+    ['offer_id', creditOfferId],
+    ['offer_owner', accountId],
+    ['borrower', accountId],
+    ['unpaid_amount', asset],
+    ['collateral', asset],
+    ['fee_rate', uint32],
+  ]),
+  /* 75, liquidity_pool.hpp */ op('liquidity_pool_update', [
+    FEE,
+    ['account', accountId],
+    ['pool', liquidityPoolId],
+    ['taker_fee_percent', optional(uint16)],
+    ['withdrawal_fee_percent', optional(uint16)],
+    EXTENSIONS,
+  ]),
+  /* 76, credit_offer.hpp */ op('credit_deal_update', [FEE, ['account', accountId], ['deal_id', creditDealId], ['auto_repay', uint8], EXTENSIONS]),
+  /* 77, market.hpp */ op('limit_order_update', [
+    FEE,
+    ['seller', accountId],
+    ['order', limitOrderId],
+    ['new_price', optional(price)],
+    ['delta_amount_to_sell', optional(asset)],
+    ['new_expiration', optional(timePointSec)],
+    ['on_fill', optional(limitOrderAutoActions)],
+    EXTENSIONS,
+  ]),
+];
+if (OPERATIONS.length !== OPERATION_NAMES.length) throw new Error('internal: the operation table and the fee parameter table differ in length');
+
+export { OPERATION_NAMES };
+
+const operationVariant = staticVariant('operation', OPERATIONS);
 
 /** protocol/base.hpp:88-121: generic_operation_result, generic_exchange_operation_result, extendable_operation_result */
 const operationResult = staticVariant('operation_result', [
@@ -980,6 +1436,31 @@ function packWith(t: Type, v: unknown): Uint8Array {
 export function packOperation(op: unknown): Uint8Array {
   return packWith(operation, op);
 }
+
+/**
+ * An operation as Core holds it after from_variant, written back as JSON: `[code, {members}]` with
+ * every member (defaults where the JSON had none), unknown ones dropped, optionals unset left out.
+ * Throws an Error naming the path of a member it cannot read.
+ */
+export function canonicalOperation(op: unknown): [number, Record<string, unknown>] {
+  return operation.json(op, 'operation') as [number, Record<string, unknown>];
+}
+
+const sizeOf = (t: Type, v: unknown, path: string): number => {
+  const w = new Writer(64);
+  t.pack(w, v, path);
+  return w.length;
+};
+const optionalMemo = optional(memoData);
+
+/** fc::raw::pack_size of the parts of operations that fee rules price by size (fees.ts). */
+export const packSize = {
+  /** an optional<memo_data>: its flag byte, plus the memo when set */
+  optionalMemo: (memo: unknown): number => sizeOf(optionalMemo, memo, 'memo'),
+  /** a vector<restriction> */
+  restrictions: (v: unknown): number => sizeOf(restrictions, v, 'restrictions'),
+  authority: (v: unknown): number => sizeOf(authority, v, 'authority'),
+};
 
 /** The transaction without signatures: what its id and signatures are hashes of. */
 export function packTransaction(trx: unknown): Uint8Array {

@@ -34,7 +34,11 @@ function relevantAccounts(key: ObjectKey, obj: Obj, extra: readonly number[] | u
 }
 
 export class ChainState {
-  private readonly cache = new Map<string, { key: ObjectKey; obj: Obj; dirty: boolean; created: boolean }>();
+  /**
+   * Loaded objects. `text`, when set, is the object's served JSON as given (createText/replaceText),
+   * written as it is instead of `obj` serialised again.
+   */
+  private readonly cache = new Map<string, { key: ObjectKey; obj: Obj; dirty: boolean; created: boolean; text?: string }>();
   private readonly counters = new Map<string, number>();
   /** removed objects that exist in the store: id → key and last JSON */
   private readonly removed = new Map<string, { key: ObjectKey; obj: Obj }>();
@@ -81,6 +85,20 @@ export class ChainState {
     const hit = this.cache.get(keyOf(key));
     if (!hit) throw new Error(`object ${keyOf(key)} was not loaded before being changed`);
     hit.dirty = true;
+    // Changed through its parsed form: that form is now the object.
+    hit.text = undefined;
+  }
+
+  /**
+   * Replaces a loaded object by its served JSON text. For objects whose JSON a JS object cannot
+   * hold exactly (a value a user wrote, read by fc: repeated keys, numbers as fc writes them).
+   */
+  replaceText(key: ObjectKey, text: string): void {
+    const hit = this.cache.get(keyOf(key));
+    if (!hit) throw new Error(`object ${keyOf(key)} was not loaded before being replaced`);
+    hit.obj = JSON.parse(text) as Obj;
+    hit.text = text;
+    hit.dirty = true;
   }
 
   /** The instance the next `nextInstance` call will hand out. */
@@ -122,6 +140,15 @@ export class ChainState {
     return { instance, obj };
   }
 
+  /** `create` for an object given as its served JSON text (see replaceText). */
+  createText(space: number, type: number, build: (id: string, instance: number) => string): { instance: number } {
+    const instance = this.nextInstance(space, type);
+    const key: ObjectKey = [space, type, instance];
+    const text = build(objectId(key), instance);
+    this.cache.set(keyOf(key), { key, obj: JSON.parse(text) as Obj, dirty: true, created: true, text });
+    return { instance };
+  }
+
   /**
    * Removes an object. One created in this state is forgotten as if it never was, as Core's undo
    * session forgets an object created and removed in one block (no notice of either).
@@ -146,7 +173,7 @@ export class ChainState {
     }
     for (const [id, e] of this.cache) {
       if (!e.dirty) continue;
-      const json = JSON.stringify(e.obj);
+      const json = e.text ?? JSON.stringify(e.obj);
       this.store.objects.putSync(e.key, Buffer.from(json));
       (e.created ? changes.created : changes.changed).push(id);
       changes.json.set(id, json);

@@ -25,6 +25,10 @@
 //  - The market_history plugin's objects (fills 5.0.x, buckets 5.1.x, tickers 5.2.x, the ticker meta
 //    object 5.3.0) are objects too, found through their plugin's keys: fills by market and sequence
 //    and by market and time, buckets by market, size and open time, tickers by market and by volume.
+//  - The custom_operations plugin's account storage (7.0.x) are objects too; its five indexes are
+//    one sub-database of keys, each key led by the number of the index it belongs to
+//    (account-storage.ts), with the catalog and key texts as hex of their bytes, so that they sort
+//    as Core's std::string does, byte by byte, whatever bytes they hold.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -55,6 +59,11 @@ export interface ChainStore {
   readonly accountHistory: Database<number, [number, number]>;
   /** [account instance, sequence] → 1.11 instance: relative positions are one range read */
   readonly accountSequence: Database<number, [number, number]>;
+  /**
+   * [account instance, record number] → up to PAGE_SIZE consecutive operations of the account's
+   * history with their served JSON (history-pages.ts): a history page is one to three reads
+   */
+  readonly accountPages: Database<Buffer, [number, number]>;
   /** [account instance, asset instance] → 2.5.x balance object instance */
   readonly balances: Database<number, [number, number]>;
   /** [asset instance, account instance] → 2.5.x instance: the holders of an asset, one prefix range */
@@ -107,6 +116,8 @@ export interface ChainStore {
    * (Core's balance_index by_owner), for get_balance_objects
    */
   readonly balanceOwners: Database<number, [string, number, number]>;
+  /** the custom_operations plugin's indexes of account storage objects (account-storage.ts) */
+  readonly accountStorage: Database<number, StorageIndexKey>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   /**
@@ -117,8 +128,15 @@ export interface ChainStore {
   close(): Promise<void>;
 }
 
-/** 2: the operation index (operationIndex). 3: limit orders and market history (empty before). */
-export const SCHEMA_VERSION = '3';
+/**
+ * 2: the operation index (operationIndex). 3: limit orders and market history (empty before).
+ * 4: the custom_operations plugin's account storage (empty before: no chain had custom operations).
+ * 5: account history pages (accountPages), built from the per-operation history.
+ */
+export const SCHEMA_VERSION = '5';
+
+/** A key of the account storage indexes: the index's number, then its fields (account-storage.ts). */
+export type StorageIndexKey = (number | string)[];
 
 export type OrderPriceKey = [sell: number, receive: number, price: string, order: number];
 
@@ -140,6 +158,7 @@ export const OBJ = {
   bucket: [5, 1],
   ticker: [5, 2],
   tickerMeta: [5, 3],
+  accountStorage: [7, 0],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
@@ -163,6 +182,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const peers = root.openDB<Buffer, string>({ name: 'peers', encoding: 'binary' });
   const accountHistory = root.openDB<number, [number, number]>({ name: 'account_history', encoding: 'ordered-binary' });
   const accountSequence = root.openDB<number, [number, number]>({ name: 'account_sequence', encoding: 'ordered-binary' });
+  const accountPages = root.openDB<Buffer, [number, number]>({ name: 'account_pages', encoding: 'binary' });
   const balances = root.openDB<number, [number, number]>({ name: 'balances', encoding: 'ordered-binary' });
   const assetSymbols = root.openDB<number, string>({ name: 'asset_symbols', encoding: 'ordered-binary' });
   const blocks = root.openDB<Buffer, number>({ name: 'blocks', encoding: 'binary' });
@@ -184,6 +204,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const tickerVolumes = root.openDB<number, [string, number]>({ name: 'ticker_volumes', encoding: 'ordered-binary' });
   const balanceOwners = root.openDB<number, [string, number, number]>({ name: 'balance_owners', encoding: 'ordered-binary' });
   const pendingUndo = root.openDB<unknown, number>({ name: 'pending_undo', encoding: 'msgpack' });
+  const accountStorage = root.openDB<number, StorageIndexKey>({ name: 'account_storage', encoding: 'ordered-binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -202,6 +223,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     accountNames,
     accountHistory,
     accountSequence,
+    accountPages,
     balances,
     assetSymbols,
     blocks,
@@ -220,6 +242,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     tickerVolumes,
     balanceOwners,
     pendingUndo,
+    accountStorage,
     close: () => root.close(),
   };
 }

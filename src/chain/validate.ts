@@ -7,7 +7,8 @@
 import { RpcError, assertError } from '../errors.js';
 import type { ChainStore } from './store.js';
 import type { SignedTransactionJson } from './types.js';
-import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, OPERATION_NAMES, SUPPORTED_OPERATIONS } from './serializer.js';
+import { canonicalSignedTransaction, packSignedTransaction, refBlockPrefix, signingDigest, transactionId, OPERATION_NAMES } from './serializer.js';
+import { EVALUATED_OPERATIONS } from './evaluators.js';
 import { signatureKeys, verifyAuthority, type AuthorityJson } from './authority.js';
 import { requiredFee, type FeeSchedule } from './fees.js';
 import { fcTime, parseFcTime } from './fc-json.js';
@@ -34,10 +35,11 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
   const operations = (trx as { operations?: unknown }).operations;
   for (const op of Array.isArray(operations) ? operations : []) {
     const code = Array.isArray(op) ? Number(op[0]) : NaN;
-    if (!SUPPORTED_OPERATIONS.has(code)) {
+    // Every operation can be read, packed and priced; only these change the devnet's state.
+    if (!EVALUATED_OPERATIONS.has(code)) {
       fail('is_supported(op): operation ${op} is not supported on this chain (supported: ${supported})', {
         op: Array.isArray(op) ? (OPERATION_NAMES[code] ? `${code} (${OPERATION_NAMES[code]})` : op[0]) : String(op),
-        supported: [...SUPPORTED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
+        supported: [...EVALUATED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
       });
     }
   }
@@ -45,9 +47,10 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
   // integers exact), so that every check below and what is stored see Core's reading of the request.
   // Decoding checks every field's type and shape; the binary form is the same as the client's.
   let t: SignedTransactionJson;
+  let packedSize: number;
   try {
     t = canonicalSignedTransaction(trx) as unknown as SignedTransactionJson;
-    packSignedTransaction(t);
+    packedSize = packSignedTransaction(t).length;
   } catch (err) {
     return fail('fc::raw::pack(trx): the transaction is malformed: ${error}', { error: (err as Error).message });
   }
@@ -66,7 +69,7 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
   }
 
   const chainId = store.meta.get('chain_id')!;
-  const gp = readJson<{ parameters: { current_fees: FeeSchedule; maximum_time_until_expiration: number; max_authority_depth: number } }>(store, [2, 0, 0])!;
+  const gp = readJson<{ parameters: { current_fees: FeeSchedule; maximum_time_until_expiration: number; max_authority_depth: number; maximum_transaction_size: number } }>(store, [2, 0, 0])!;
   const dgp = readJson<{ head_block_number: number; time: string }>(store, [2, 1, 0])!;
 
   const keys = signatureKeys(chainId, t, signingDigest(chainId, t));
@@ -98,6 +101,15 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
       fail('trx.expiration <= now + chain_parameters.maximum_time_until_expiration: expiration ${expiration} is more than ${max} s after the head block time ${now}', { expiration: t.expiration, now: fcTime(now), max });
     }
     if (!(now <= expiration)) fail('now <= trx.expiration: the transaction expired at ${expiration}; the head block time is ${now}', { expiration: t.expiration, now: fcTime(now) });
+    // Since HARDFORK_CORE_1573 (2019), long before any block of this chain: the packed signed
+    // transaction, signatures included, within the chain parameter.
+    const maxSize = gp.parameters.maximum_transaction_size;
+    if (!(packedSize <= maxSize)) {
+      fail('head_block_time() <= HARDFORK_CORE_1573_TIME || trx.get_packed_size() <= chain_parameters.maximum_transaction_size: Transaction exceeds maximum transaction size.', {
+        size: packedSize,
+        maximum_transaction_size: maxSize,
+      });
+    }
   }
 
   for (const op of t.operations) {

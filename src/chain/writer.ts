@@ -12,8 +12,10 @@ import { evaluate, adjustBalance, indexAccountReferences } from './evaluators.js
 import { clearExpiredOrders } from './market.js';
 import { updateMarketHistories, type FillOrder } from './market-history.js';
 import { marketKey } from './price.js';
+import { applyCustomOperation } from './account-storage.js';
 import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
+import { appendHistory, buildHistoryPages, type HistoryAppend } from './history-pages.js';
 import { signCompact } from './keys.js';
 import {
   accountObject,
@@ -232,11 +234,14 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * Schema 1 → 2: the operation index, built from the stored 1.11.x objects in one pass.
  * Schema 2 → 3: the order and market history sub-databases, which a writable open has created;
  * a chain made before them has no orders or fills, so they start empty.
+ * Schema 3 → 4: the account storage sub-database, created the same way; before it the chain refused
+ * custom operations, so there is nothing to index.
+ * Schema 4 → 5: the account history pages (history-pages.ts), built from the per-account sequences.
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (schema !== '1' && schema !== '2') throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (!['1', '2', '3', '4'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
@@ -244,6 +249,8 @@ export function upgradeStore(store: ChainStore): boolean {
         store.operationIndex.putSync(key[2], [o.op[0], o.block_num, o.trx_in_block, parseFcTime(o.block_time)]);
       }
     }
+    // Schema 5: every account's history pages, from the per-operation history.
+    buildHistoryPages(store);
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return true;
@@ -265,6 +272,21 @@ export interface BlockInput {
   readonly transactions: readonly SignedTransactionJson[];
 }
 
+/** The plugins of Core's witness_node that change what a block does to the store. */
+export interface BlockPlugins {
+  /** custom_operations: account storage from custom operations (account-storage.ts); Core enables it by default */
+  readonly customOperations: boolean;
+}
+
+export const DEFAULT_PLUGINS: BlockPlugins = { customOperations: true };
+
+/** A custom operation whose payload the custom_operations plugin ignored, wholly or in part (Core logs these). */
+export interface PluginNote {
+  readonly trxInBlock: number;
+  readonly opInTrx: number;
+  readonly message: string;
+}
+
 export interface AppliedBlock {
   readonly blockNum: number;
   readonly blockId: string;
@@ -277,6 +299,8 @@ export interface AppliedBlock {
   readonly impactedAccounts: readonly number[];
   /** what subscribe_to_market sessions hear of this block */
   readonly market: MarketChanges;
+  /** custom operations whose payload the custom_operations plugin ignored, wholly or in part */
+  readonly pluginNotes: readonly PluginNote[];
 }
 
 /** A block's market events, by market ("1.3.a:1.3.b", the lower id first). */
@@ -308,6 +332,8 @@ function recordOperation(
   store: ChainStore,
   state: ChainState,
   o: { op: OperationJson; result: unknown; blockNum: number; trxInBlock: number; opInTrx: number; virtualOp: number; isVirtual: boolean; blockTime: string; blockSeconds: number; accounts: readonly number[] },
+  /** the accounts' history entries, written to their pages once the block's objects are serialized */
+  appends: HistoryAppend[],
 ): void {
   const { instance } = state.create(1, 11, (id) => ({
     id,
@@ -331,6 +357,7 @@ function recordOperation(
     state.touch([2, 6, account]);
     store.accountHistory.putSync([account, instance], seq);
     store.accountSequence.putSync([account, seq], instance);
+    appends.push({ account, seq, instance, type: o.op[0] });
     state.impactedAccounts.add(account);
   }
 }
@@ -340,7 +367,7 @@ function recordOperation(
  * signed block, and advances the dynamic global properties — in one LMDB write transaction. A
  * failing operation throws and nothing of the block is kept.
  */
-export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uint8Array): AppliedBlock {
+export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uint8Array, plugins: BlockPlugins = DEFAULT_PLUGINS): AppliedBlock {
   return store.root.transactionSync(() => {
     const state = new ChainState(store);
     const dgp = state.get([2, 1, 0]);
@@ -355,9 +382,10 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     const firstOp = state.peekInstance(1, 11);
     let opCount = 0;
     const fills: FillOrder[] = [];
+    const historyAppends: HistoryAppend[] = [];
     const marketFills: { market: string; json: string }[] = [];
     const record = (op: OperationJson, result: OperationResult, trxInBlock: number, opInTrx: number, virtualOp: number, isVirtual: boolean, accounts: readonly number[]) => {
-      recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, virtualOp, isVirtual, blockTime, blockSeconds: input.timestamp, accounts });
+      recordOperation(store, state, { op, result, blockNum, trxInBlock, opInTrx, virtualOp, isVirtual, blockTime, blockSeconds: input.timestamp, accounts }, historyAppends);
       opCount++;
       if (op[0] === 4) {
         const fill = op[1] as unknown as FillOrder;
@@ -391,6 +419,19 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     clearExpiredOrders(ctx);
     virtualOps.splice(0).forEach((v, i) => record(v.op, v.result, input.transactions.length, 0, i, true, v.impacted));
     updateMarketHistories(store, state, fills, input.timestamp);
+    // The applied block's plugins: custom_operations reads the block's custom operations, in order.
+    const pluginNotes: PluginNote[] = [];
+    if (plugins.customOperations) {
+      input.transactions.forEach((trx, trxInBlock) =>
+        trx.operations.forEach((op, opInTrx) => {
+          if (op[0] !== 35) return;
+          const outcome = applyCustomOperation(state, store.accountStorage, op);
+          if (outcome && (outcome.ignored !== undefined || outcome.skipped > 0)) {
+            pluginNotes.push({ trxInBlock, opInTrx, message: outcome.ignored ?? `${outcome.skipped} key(s) skipped: longer than 200 bytes, or a value that is not JSON` });
+          }
+        }),
+      );
+    }
 
     const header = {
       previous: String(dgp.head_block_id),
@@ -420,6 +461,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     state.touch(witnessKey);
 
     const changes = state.flush();
+    appendHistory(store, historyAppends, (opId) => changes.json.get(opId)!);
     return {
       blockNum,
       blockId: id,
@@ -429,6 +471,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
       changes,
       impactedAccounts: [...state.impactedAccounts],
       market: { fills: marketFills, orders: orderMarkets(changes) },
+      pluginNotes,
     };
   });
 }

@@ -1,7 +1,7 @@
 // login_api handlers (api.cpp:56-375 for the current variant, api.cpp@6.0.2 for the legacy one), and
 // the dummy set. They run in the front end because they read and change session state; each returns
 // the JSON value of its result.
-import { applicationOptions } from '../config.js';
+import { applicationOptions, type Config } from '../config.js';
 import { ASSERT, RpcError, assertError, legacyGetterAssert } from '../errors.js';
 import { asString } from '../api/params.js';
 import type { loginApiCurrent, loginApiLegacy, dummyApi } from '../api/sets/login.js';
@@ -19,15 +19,23 @@ const ANSWERED_WITHOUT_DATA = Object.fromEntries(Object.entries(UNKEPT).map(([se
 
 const where = (method: string) => ({ file: 'login_api', method });
 
-/** Getter names whose API set needs a plugin this node does not run, and Core's message for it. */
-const PLUGIN_MISSING: Readonly<Record<string, string>> = {
-  custom_operations: ASSERT.CUSTOM_OPERATIONS_PLUGIN,
+/**
+ * Getter names whose API set needs an optional plugin, Core's message when it is not enabled, and
+ * whether this node runs it.
+ */
+const PLUGINS: Readonly<Record<string, { message: string; enabled: (c: Config) => boolean }>> = {
+  custom_operations: { message: ASSERT.CUSTOM_OPERATIONS_PLUGIN, enabled: (c) => c.customOperationsPlugin },
+};
+
+const pluginMissing = (setName: string, config: Config): string | undefined => {
+  const p = PLUGINS[setName];
+  return p && !p.enabled(config) ? p.message : undefined;
 };
 
 function currentGetter(setName: string): FrontHandler {
-  return ({ session: s }) => {
+  return ({ session: s, services }) => {
     if (!s.allowed.includes(`${setName}_api`)) throw new RpcError(assertError(ASSERT.ACCESS_DENIED, {}, where(setName)));
-    const plugin = PLUGIN_MISSING[setName];
+    const plugin = pluginMissing(setName, services.config);
     if (plugin) throw new RpcError(assertError(plugin, {}, where(setName)));
     return s.register(setName);
   };
@@ -36,7 +44,7 @@ function currentGetter(setName: string): FrontHandler {
 function legacyGetter(setName: string): FrontHandler {
   return ({ session: s }) => {
     // Legacy getters assert that the API object exists, i.e. that a login enabled it.
-    if (!s.allowed.includes(`${setName}_api`) || PLUGIN_MISSING[setName]) {
+    if (!s.allowed.includes(`${setName}_api`)) {
       throw new RpcError(assertError(legacyGetterAssert(`${setName}_api`), {}, where(setName)));
     }
     return s.register(setName);

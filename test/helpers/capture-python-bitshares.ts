@@ -10,15 +10,11 @@
 //   npm run -s build && PYBTS=/work/shared/clients/python-bitshares/lib node dist/test/helpers/capture-python-bitshares.js
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
-import { buildConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startNode } from '../../src/main.js';
-import { parseFcTime } from '../../src/chain/fc-json.js';
 import { fixture } from './fixtures.js';
+import { startCaptureDevnet } from './capture-devnet.js';
 
 /** alice's keys: worthless keys made for these captures, kept so that the flows stay comparable. */
 const KEYS = {
@@ -50,21 +46,8 @@ const HEADER = `# python-bitshares 0.7.1 with python-graphenelib 1.6.1 (Debian 1
 # The keys alice was created with, generated for these captures only (worthless test keys):`;
 
 async function capture(pythonLib: string, out: string): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-capture-'));
-  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'data-dir': dataDir });
-  const node = await startNode(config, createLogger('silent'));
   const lines: string[] = [HEADER, `@keys ${JSON.stringify(KEYS)}`];
-  let head = 0;
-  // Blocks are dated by the clock, and never ahead of it: a client's "now" (Market.trades asks for the
-  // last 24 hours up to its now) then sees every block, as against a live devnet.
-  const block = async () => {
-    while (Math.floor(Date.now() / 1000) <= head) await new Promise((r) => setTimeout(r, 100));
-    const b = node.producer.produce();
-    head = parseFcTime(b.timestamp);
-    lines.push(`@block ${head}`);
-  };
-  // A first block brings the head time to now, as a live devnet's is.
-  await block();
+  const { node, dataDir, block, close } = await startCaptureDevnet(lines);
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   server.on('connection', (client) => {
@@ -105,8 +88,7 @@ async function capture(pythonLib: string, out: string): Promise<void> {
     process.stderr.write(stdout);
   } finally {
     server.close();
-    await node.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     // Written also when the client failed: the frames say where.
     writeFileSync(out, `${lines.join('\n')}\n`);
   }

@@ -10,7 +10,7 @@ import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } 
 import type { OperationJson } from '../../src/chain/evaluators.js';
 import { parseFcTime, fcTime } from '../../src/chain/fc-json.js';
 import { privateKeyFromWif } from '../../src/chain/keys.js';
-import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCancelOp, limitOrderCreateOp, transferOp } from '../../src/chain/operations.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, customOp, limitOrderCancelOp, limitOrderCreateOp, transferOp } from '../../src/chain/operations.js';
 import { startTestNode, type TestNode } from './node.js';
 
 /** Graphene's well-known development key: nathan's keys and the devnet's block signing key. */
@@ -72,4 +72,6 @@ export const op = {
   limitOrderCreate: (seller: string, sell: [number | string, string], receive: [number | string, string], o: { expiration?: string; fillOrKill?: boolean } = {}): OperationJson =>
     limitOrderCreateOp(seller, sell[0], sell[1], receive[0], receive[1], o),
   limitOrderCancel: (seller: string, order: string): OperationJson => limitOrderCancelOp(seller, order),
+  /** custom (35) carrying `data` (hex) */
+  custom: (payer: string, data: string, o: { requiredAuths?: string[]; id?: number } = {}): OperationJson => customOp(payer, data, o),
 };

@@ -140,3 +140,28 @@ export class WsClient {
     });
   }
 }
+
+/** A JSON-RPC reply as tests read it. */
+export interface RpcReply {
+  result?: any;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * `result` and `error` over a call function: the first throws when the call failed, the second
+ * when it did not, each naming the method, so a test reads what it expects in one line.
+ */
+export function expectingReplies<P extends unknown[]>(call: (method: string, params: P) => Promise<RpcReply>) {
+  return {
+    async result(method: string, params: P): Promise<any> {
+      const r = await call(method, params);
+      if (r.error) throw new Error(`${method}: ${r.error.message}`);
+      return r.result;
+    },
+    async error(method: string, params: P): Promise<NonNullable<RpcReply['error']>> {
+      const r = await call(method, params);
+      if (!r.error) throw new Error(`${method}: expected an error, got ${JSON.stringify(r.result)}`);
+      return r.error;
+    },
+  };
+}

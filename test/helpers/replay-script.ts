@@ -189,6 +189,12 @@ const READS: Read[] = [
   ['network_node', 'get_connected_peers', []],
   ['network_node', 'get_advanced_node_parameters', []],
   ['debug', 'debug_stream_json_objects_flush', []],
+  ['custom_operations', 'get_storage_info', []],
+  ['custom_operations', 'get_storage_info', ['nathan', 'settings']],
+  ['custom_operations', 'get_storage_info', ['nobody']],
+  ['custom_operations', 'get_storage_info', [null, null, 'key']],
+  ['custom_operations', 'get_storage_info', [null, null, null, 102]],
+  ['custom_operations', 'get_storage_info', [null, null, null, null, '1.2.0']],
 ];
 
 /** An unsigned, long-expired transaction: every broadcast of it is refused. */
@@ -362,7 +368,7 @@ export function replayScript(): NodeScript[] {
         conn('ws', [...every(inSets(['database']), 3).map((r) => direct(r)), ...SUBSCRIPTIONS.map(named), numeric(0, 'get_chain_id')]),
         conn('http', every(inSets(['database']), 4, 1).map((r) => direct(r, true))),
         conn('ws', [...getters(), ...inSets(['history', 'asset', 'block']).map(named), numeric(0, 'get_chain_id')], 'user2:superpassword2'),
-        conn('http', inSets(['network_node', 'debug', 'crypto', 'orders']).map(named), 'anypass:x'),
+        conn('http', inSets(['network_node', 'debug', 'crypto', 'orders', 'custom_operations']).map(named), 'anypass:x'),
         conn('http', [named(['database', 'get_chain_id', []]), named(['history', 'get_market_history_buckets', []])], 'bytemaster:wrong'),
         conn('http', [...BROADCASTS.map(named), ...every(ENVELOPES, 2).map((e) => e)]),
         conn('ws', [...BROADCASTS.map(named), numeric(0, 'get_chain_id')], 'bytemaster:supersecret'),

@@ -1,4 +1,4 @@
-// The parts of bitsharesjs (CommonJS, untyped) that test/serializer.test.ts uses as a reference
+// The parts of bitsharesjs (CommonJS, untyped) that test/serializer.test.ts and test/all-operations.test.ts use as a reference
 // implementation of Graphene's serialiser. Import the default export: `import bjs from 'bitsharesjs'`.
 declare module 'bitsharesjs' {
   interface BjsSerializer {
@@ -22,6 +22,9 @@ declare module 'bitsharesjs' {
   }
   interface BitsharesJs {
     ops: Record<string, BjsSerializer>;
+    /** the type builders operations.js is made of (uint16, array(t), static_variant([…]), …) */
+    types: Record<string, any>;
+    Serializer: new (name: string, fields: Record<string, unknown>) => BjsSerializer;
     PublicKey: {
       fromPublicKeyString(s: string, prefix?: string): BjsPublicKey | null;
       fromStringOrThrow(s: string, prefix?: string): BjsPublicKey;

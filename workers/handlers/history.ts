@@ -9,6 +9,8 @@ import { asArray, asObjectId, asString, asTime, asUint32, asUint64 } from '../..
 import { objectIdParts } from '../../src/chain/object-id.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
+import type { ObjectKey } from '../../src/chain/store.js';
+import { historyDesc, seqAtOrBefore, type HistoryEntry } from '../../src/chain/history-pages.js';
 import type { HandlersFor } from './types.js';
 import { answerNothing } from './unkept-answers.js';
 
@@ -96,21 +98,63 @@ function writeObjectsOf(ctx: WorkerContext, out: ReplyWriter, space: number, typ
   out.text(']');
 }
 
-/** Writes the 1.11.x objects with the given instances, in order. */
-function writeOps(ctx: WorkerContext, out: ReplyWriter, instances: readonly number[]): void {
+/**
+ * Writes the 1.11.x objects `from` … `to` - 1 (ascending, or descending when `newestFirst`): one
+ * cursor walk over consecutive keys instead of a lookup per operation.
+ */
+function writeOpRange(ctx: WorkerContext, out: ReplyWriter, from: number, to: number, newestFirst = false): void {
   out.text('[');
-  let first = true;
-  for (const i of instances) {
-    const bytes = ctx.store.objects.getBinaryFast([1, 11, i]);
-    if (!bytes) continue;
-    if (!first) out.text(',');
-    first = false;
-    out.raw(bytes);
+  if (from < to) {
+    const range = newestFirst ? { start: [1, 11, to - 1] as ObjectKey, end: [1, 11, from - 1] as ObjectKey, reverse: true } : { start: [1, 11, from] as ObjectKey, end: [1, 11, to] as ObjectKey };
+    let first = true;
+    for (const { value } of ctx.store.objects.getRange(range)) {
+      if (!first) out.text(',');
+      first = false;
+      out.raw(value);
+    }
   }
   out.text(']');
 }
 
+/** The first i in [lo, hi) for which `pred` holds (`pred` false then true as i grows), or hi. */
+function lowerBound(lo: number, hi: number, pred: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (pred(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+
 // ---- per-account history ----
+
+/**
+ * Writes the account's operations from sequence `fromSeq` down, newest first, that `keep` accepts,
+ * while `more` holds for the entry, at most `limit`, each after a comma unless it is the array's
+ * first. They are copied straight from the account's history pages (history-pages.ts): no
+ * per-operation lookup, no parse. Returns how many were written.
+ */
+function writePaged(ctx: WorkerContext, out: ReplyWriter, account: number, fromSeq: number, limit: number, more: (e: HistoryEntry) => boolean, keep?: (e: HistoryEntry) => boolean): number {
+  let n = 0;
+  if (limit <= 0) return n;
+  for (const e of historyDesc(ctx.store, account, fromSeq)) {
+    if (!more(e)) break;
+    if (keep && !keep(e)) continue;
+    if (n > 0) out.text(',');
+    out.rawRange(e.record, e.start, e.end);
+    if (++n >= limit) break;
+  }
+  return n;
+}
+
+/** Writes the stored 1.11.0 object (Core's special cases of the first history object), after `written` others. */
+function writeOpZero(ctx: WorkerContext, out: ReplyWriter, written: number): void {
+  const bytes = ctx.store.objects.getBinaryFast([1, 11, 0]);
+  if (!bytes) return;
+  if (written > 0) out.text(',');
+  out.raw(bytes);
+}
 
 /** The account's operation instances in [below+1, from], newest first (Core's `by_op` index order). */
 function* accountOpsDesc(ctx: WorkerContext, account: number, from: number, below: number): Generator<number> {
@@ -160,19 +204,21 @@ function opCounts(ctx: WorkerContext, account: number): { totalOps: bigint; remo
  * get_relative_account_history's body (api.cpp): sequences `start` down to `stop`, both inclusive,
  * newest first; `start` 0 means the newest and a larger one is clamped to total_ops.
  */
-function relativeHistory(ctx: WorkerContext, nameOrId: string, stop: bigint, limit: number, start: bigint): number[] {
+/**
+ * get_relative_account_history's window (api.cpp): sequences `start` down to `stop`, both inclusive,
+ * newest first, at most `limit`; `start` 0 means the newest and a larger one is clamped to
+ * total_ops. Undefined when the window is empty.
+ */
+function relativeWindow(ctx: WorkerContext, nameOrId: string, stop: bigint, limit: number, start: bigint): { account: number; top: number; count: number } | undefined {
   checkLimit(limit, ctx.config.apiLimits.api_limit_get_relative_account_history, 'get_relative_account_history');
   const account = findAccount(ctx, nameOrId);
-  if (account === undefined) return [];
+  if (account === undefined) return undefined;
   const { totalOps, removedOps } = opCounts(ctx, account);
   const top = start === 0n || start > totalOps ? totalOps : start;
-  if (!(top >= stop && top > removedOps && limit > 0)) return [];
-  const found: number[] = [];
-  // `stop` <= top <= total_ops here, so both fit a double exactly.
-  for (const { value } of ctx.store.accountSequence.getRange({ start: [account, Number(top)], end: [account, Number(stop) - 1], reverse: true, limit })) {
-    found.push(value);
-  }
-  return found;
+  if (!(top >= stop && top > removedOps && limit > 0)) return undefined;
+  // `stop` <= top <= total_ops here, so both fit a double exactly; sequences 1 … total_ops all exist.
+  const lowest = Math.max(1, Number(stop));
+  return { account, top: Number(top), count: Math.min(limit, Number(top) - lowest + 1) };
 }
 
 
@@ -188,16 +234,12 @@ export const historyHandlers = {
     if (start < stop) return void out.text('[]');
     const account = findAccount(ctx, nameOrId);
     if (account === undefined) return void out.text('[]');
-    const found: number[] = [];
-    if (limit > 0) {
-      for (const op of accountOpsDesc(ctx, account, start, stop)) {
-        found.push(op);
-        if (found.length >= limit) break;
-      }
-    }
+    // The account's operations with stop < id <= start, newest first.
+    out.text('[');
+    const n = writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, start), limit, (e) => e.instance > stop);
     // Core's special case: with stop at 0, operation 1.11.0 itself is included when it is the account's.
-    if (stop === 0 && found.length < limit && ctx.store.accountHistory.doesExist([account, 0])) found.push(0);
-    writeOps(ctx, out, found);
+    if (stop === 0 && n < limit && ctx.store.accountHistory.doesExist([account, 0])) writeOpZero(ctx, out, n);
+    out.text(']');
   },
 
   get_account_history_by_time(ctx, [accountArg, limitArg, startArg], out) {
@@ -211,14 +253,10 @@ export const historyHandlers = {
     if (account === undefined) return void out.text('[]');
     // The account's operations from the newest one with block_time <= start, newest first.
     const newest = newestOpAtOrBefore(ctx, ostart ?? TIME_MAX_SECONDS);
-    const found: number[] = [];
-    if (newest !== undefined && limit > 0) {
-      for (const op of accountOpsDesc(ctx, account, newest, -1)) {
-        found.push(op);
-        if (found.length >= limit) break;
-      }
-    }
-    writeOps(ctx, out, found);
+    if (newest === undefined) return void out.text('[]');
+    out.text('[');
+    writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, newest), limit, () => true);
+    out.text(']');
   },
 
   get_account_history_by_operations(ctx, [accountArg, typesArg, startArg, limitArg], out) {
@@ -229,12 +267,11 @@ export const historyHandlers = {
     checkLimit(limit, ctx.config.apiLimits.api_limit_get_account_history_by_operations, 'get_account_history_by_operations');
     // Core asks for sequences start … limit+start-1, computed in uint32 (so start 0 with limit 0
     // wraps to 4294967295, which then clamps to total_ops).
-    const objs = relativeHistory(ctx, nameOrId, BigInt(start), limit, BigInt((limit + start - 1) >>> 0));
+    const w = relativeWindow(ctx, nameOrId, BigInt(start), limit, BigInt((limit + start - 1) >>> 0));
     // total_count is the number fetched, before the type filter.
-    const kept = types.size === 0 ? objs : objs.filter((i) => types.has(opTypeOf(ctx, i) ?? -1));
-    out.text(`{"total_count":${objs.length},"operation_history_objs":`);
-    writeOps(ctx, out, kept);
-    out.text('}');
+    out.text(`{"total_count":${w?.count ?? 0},"operation_history_objs":[`);
+    if (w) writePaged(ctx, out, w.account, w.top, w.count, () => true, types.size === 0 ? undefined : (e) => types.has(e.type));
+    out.text(']}');
   },
 
   get_account_history_operations(ctx, [accountArg, typeArg, startArg, stopArg, limitArg], out) {
@@ -250,19 +287,12 @@ export const historyHandlers = {
     // stats.most_recent_op == 2.9.0: no history at all, or only the very first history object.
     if (newest === undefined || (newest === 0 && firstHistoryOwner(ctx) === account)) return void out.text('[]');
     if (start === 0) start = newest;
-    const isType = (op: number): boolean => BigInt(opTypeOf(ctx, op) ?? -1) === operationType;
-    const found: number[] = [];
     // Core walks the list from the newest while op > stop, keeping ops <= start of the type; the
     // walk never reaches operation 1.11.0 (0 > stop never holds), which only the check below can add.
-    if (limit > 0) {
-      for (const op of accountOpsDesc(ctx, account, start, stop)) {
-        if (!isType(op)) continue;
-        found.push(op);
-        if (found.length >= limit) break;
-      }
-    }
-    if (stop === 0 && found.length < limit && firstHistoryOwner(ctx) === account && isType(0)) found.push(0);
-    writeOps(ctx, out, found);
+    out.text('[');
+    const n = writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, start), limit, (e) => e.instance > stop, (e) => BigInt(e.type) === operationType);
+    if (stop === 0 && n < limit && firstHistoryOwner(ctx) === account && BigInt(opTypeOf(ctx, 0) ?? -1) === operationType) writeOpZero(ctx, out, n);
+    out.text(']');
   },
 
   get_relative_account_history(ctx, [accountArg, stopArg, limitArg, startArg], out) {
@@ -270,35 +300,39 @@ export const historyHandlers = {
     const stop = asUint64(stopArg);
     const limit = asUint32(limitArg);
     const start = asUint64(startArg);
-    writeOps(ctx, out, relativeHistory(ctx, nameOrId, stop, limit, start));
+    const w = relativeWindow(ctx, nameOrId, stop, limit, start);
+    out.text('[');
+    if (w) writePaged(ctx, out, w.account, w.top, w.count, () => true);
+    out.text(']');
   },
 
   get_block_operation_history(ctx, [blockArg, trxArg], out) {
     const blockNum = asUint32(blockArg);
     const trxInBlock = optional(trxArg, asUint16);
     const range = ctx.store.blockOperations.get(blockNum);
-    const found: number[] = [];
-    if (range) {
-      const [first, count] = range;
-      // A block's operations have consecutive ids in (trx_in_block, op_in_trx) order: Core's by_block order.
-      for (let i = first; i < first + count; i++) {
-        if (trxInBlock === undefined || trxInBlockOf(ctx, i) === trxInBlock) found.push(i);
-      }
-    }
-    writeOps(ctx, out, found);
+    if (!range) return void out.text('[]');
+    const [first, count] = range;
+    const end = first + count;
+    if (trxInBlock === undefined) return writeOpRange(ctx, out, first, end);
+    // A block's operations have consecutive ids in (trx_in_block, op_in_trx) order (Core's by_block
+    // order), so one transaction's operations are one run, found by two binary searches.
+    const trxOf = (i: number): number => trxInBlockOf(ctx, i) ?? -1;
+    const lo = lowerBound(first, end, (i) => trxOf(i) >= trxInBlock);
+    const hi = lowerBound(lo, end, (i) => trxOf(i) > trxInBlock);
+    writeOpRange(ctx, out, lo, hi);
   },
 
   get_block_operations_by_time(ctx, [startArg], out) {
     const ostart = optional(startArg, asTime);
     // Every operation with the newest block_time <= start (all of the newest without one), in Core's
-    // by_time order: id descending.
+    // by_time order: id descending. Block times never decrease as ids grow: the run of that time
+    // ends at `newest` and starts where a binary search finds it.
     const newest = ostart === undefined ? opInstanceRange(ctx)?.[1] : newestOpAtOrBefore(ctx, ostart);
-    const found: number[] = [];
-    if (newest !== undefined) {
-      const time = blockTimeOf(ctx, newest);
-      for (let i = newest; i >= 0 && blockTimeOf(ctx, i) === time; i--) found.push(i);
-    }
-    writeOps(ctx, out, found);
+    if (newest === undefined) return void out.text('[]');
+    const time = blockTimeOf(ctx, newest);
+    const lowest = opInstanceRange(ctx)?.[0] ?? 0;
+    const from = lowerBound(lowest, newest, (i) => (blockTimeOf(ctx, i) ?? -Infinity) >= (time ?? Infinity));
+    writeOpRange(ctx, out, from, newest + 1, true);
   },
 
   // The market_history plugin's calls (api.cpp), from the plugin's objects in the store

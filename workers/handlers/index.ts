@@ -9,6 +9,7 @@ import { blockHandlers } from './block.js';
 import { assetHandlers } from './asset.js';
 import { cryptoHandlers } from './crypto.js';
 import { ordersHandlers } from './orders.js';
+import { customOperationsHandlers } from './custom-operations.js';
 
 export const HANDLERS: PoolTables<Handler> = {
   database: databaseHandlers,
@@ -18,6 +19,7 @@ export const HANDLERS: PoolTables<Handler> = {
   asset: assetHandlers,
   crypto: cryptoHandlers,
   orders: ordersHandlers,
+  custom_operations: customOperationsHandlers,
 };
 
 /** A set's handler for a method, by the names a task carries (checked at run time: they crossed a thread). */

@@ -15,6 +15,7 @@ import {
 import type { WorkerContext } from '../context.js';
 import { asObjectId } from '../../src/api/params.js';
 import { asInt64 } from './database/arguments.js';
+import { accountName } from './database/store-reads.js';
 
 export interface AssetInfo {
   readonly instance: number;
@@ -103,12 +104,6 @@ export interface OrderBook {
  */
 export function orderBook(ctx: WorkerContext, baseText: string, quoteText: string, base: AssetInfo, quote: AssetInfo, instances: readonly number[]): OrderBook {
   const book: OrderBook = { base: baseText, quote: quoteText, bids: [], asks: [] };
-  const names = new Map<string, string>();
-  const ownerName = (id: string): string => {
-    let n = names.get(id);
-    if (n === undefined) names.set(id, (n = parse<{ name: string }>(ctx, [1, 2, Number(id.split('.')[2])])!.name));
-    return n;
-  };
   for (const i of instances) {
     const o = orderJson(ctx, i);
     const p = priceFromJson(o.sell_price);
@@ -120,7 +115,8 @@ export function orderBook(ctx: WorkerContext, baseText: string, quoteText: strin
       base: baseAmount,
       id: o.id,
       owner_id: o.seller,
-      owner_name: ownerName(o.seller),
+      // Kept per read snapshot: a bot polling a book asks for the same sellers until the next block.
+      owner_name: accountName(ctx, o.seller),
       expiration: o.expiration,
     });
     if (p.base.asset === base.instance) book.bids.push(entry(amountToString(other, quote.precision), amountToString(forSale, base.precision)));

@@ -3,7 +3,7 @@
 import { asArray, asInt64 as asInt64Checked, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
 import { addressPrefix, parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
-import { FEE_OPERATIONS, normaliseOperation } from '../../../src/chain/fees.js';
+import { normaliseOperation } from '../../../src/chain/fees.js';
 
 export const optU32 = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : asUint32(v));
 export const asBool = (v: unknown): boolean => asOptionalBool(v) ?? false;
@@ -70,7 +70,7 @@ export function serializerError(err: unknown): RpcError {
 export function asTransaction(v: unknown): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new RpcError(fcError(FC.badCast, 'Invalid cast from ${type} to Object', { type: Array.isArray(v) ? 'array' : typeof v }));
   const t = v as Record<string, unknown>;
-  const operations = asArray(t.operations).map((op) => (Array.isArray(op) && FEE_OPERATIONS.has(Number(op[0])) ? normaliseOperation(op) : op));
+  const operations = asArray(t.operations).map(normaliseOperation);
   return {
     ref_block_num: t.ref_block_num ?? 0,
     ref_block_prefix: t.ref_block_prefix ?? 0,

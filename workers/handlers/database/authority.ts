@@ -5,7 +5,7 @@
 import { asArray, asString } from '../../../src/api/params.js';
 import { RpcError } from '../../../src/errors.js';
 import { packSignedTransaction, packTransaction } from '../../../src/chain/serializer.js';
-import { requiredFeeAsset, type PriceJson } from '../../../src/chain/fees.js';
+import { requiredFeesOf, type PriceJson } from '../../../src/chain/fees.js';
 import { potentialSignatures, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../../../src/chain/authority.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import { answerNothing } from '../unkept-answers.js';
@@ -45,6 +45,18 @@ function maxAuthorityDepth(ctx: WorkerContext): number {
   return Number(globals(ctx).parameters.max_authority_depth ?? MAX_SIG_CHECK_DEPTH);
 }
 
+/**
+ * What database_api passes to the authority checks. HARDFORK_CORE_584 (2019, an owner authority may
+ * stand in for an active one at any depth) and HARDFORK_CORE_210 (2020, custom_operation's
+ * required_auths count) are long past on any chain this node serves.
+ */
+const checkOptions = (ctx: WorkerContext) => ({
+  ...authorityLookups(ctx),
+  allowNonImmediateOwner: true,
+  ignoreCustomOperationRequiredAuths: false,
+  maxRecursion: maxAuthorityDepth(ctx),
+});
+
 export const authorityHandlers = {
   // Authority / validation
 
@@ -70,32 +82,31 @@ export const authorityHandlers = {
     const trx = asTransaction(trxArg);
     const available = sortKeys(asArray(keysArg).map(asPublicKey));
     const existing = trxSignatureKeys(ctx, trx);
-    const keys = requiredSignatures(trx.operations as unknown[], existing, {
-      ...authorityLookups(ctx),
-      // HARDFORK_CORE_584 (2019) is long past on any chain this node serves.
-      allowNonImmediateOwner: true,
-      maxRecursion: maxAuthorityDepth(ctx),
-      availableKeys: available,
-    });
+    const keys = requiredSignatures(trx.operations as unknown[], existing, { ...checkOptions(ctx), availableKeys: available });
     out.json(keys);
   },
 
   get_potential_signatures(ctx, [trxArg], out) {
     const trx = asTransaction(trxArg);
     const existing = trxSignatureKeys(ctx, trx);
-    out.json(potentialSignatures(trx.operations as unknown[], existing, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: maxAuthorityDepth(ctx) }).keys);
+    out.json(potentialSignatures(trx.operations as unknown[], existing, checkOptions(ctx)).keys);
   },
 
   get_potential_address_signatures(ctx, [trxArg], out) {
     const trx = asTransaction(trxArg);
     const existing = trxSignatureKeys(ctx, trx);
-    out.json(potentialSignatures(trx.operations as unknown[], existing, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: maxAuthorityDepth(ctx) }).addresses);
+    out.json(potentialSignatures(trx.operations as unknown[], existing, checkOptions(ctx)).addresses);
   },
 
   verify_authority(ctx, [trxArg], out) {
     const trx = asTransaction(trxArg);
     const sigs = trxSignatureKeys(ctx, trx);
-    verifyAuthority(trx.operations as unknown[], sigs, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: maxAuthorityDepth(ctx) });
+    // Core's database_api::verify_authority passes max_authority_depth where signed_transaction::
+    // verify_authority takes ignore_custom_operation_required_auths, and leaves max_recursion at its
+    // default, GRAPHENE_MAX_SIG_CHECK_DEPTH: so custom_operation's required_auths are not checked
+    // (unless max_authority_depth is 0) and accounts nest two deep, whatever the parameter says.
+    const depth = maxAuthorityDepth(ctx);
+    verifyAuthority(trx.operations as unknown[], sigs, { ...checkOptions(ctx), ignoreCustomOperationRequiredAuths: depth !== 0, maxRecursion: MAX_SIG_CHECK_DEPTH });
     out.json(true);
   },
 
@@ -107,7 +118,7 @@ export const authorityHandlers = {
     const op = [0, { fee: { amount: 0, asset_id: '1.3.0' }, from: `1.2.${account}`, to: '1.2.0', amount: { amount: 0, asset_id: '1.3.0' }, extensions: [] }];
     let ok = true;
     try {
-      verifyAuthority([op], keys, { ...authorityLookups(ctx), allowNonImmediateOwner: true, maxRecursion: MAX_SIG_CHECK_DEPTH });
+      verifyAuthority([op], keys, { ...checkOptions(ctx), maxRecursion: MAX_SIG_CHECK_DEPTH });
     } catch (err) {
       // Any fc exception means "not authorised" (database_api.cpp catches fc::exception).
       if (!(err instanceof RpcError)) throw err;
@@ -121,13 +132,7 @@ export const authorityHandlers = {
     const asset = resolveAsset(ctx, asString(assetArg), true)!;
     const rate = mustParse<{ options: { core_exchange_rate: PriceJson } }>(ctx, [1, 3, asset]).options.core_exchange_rate;
     const schedule = globals(ctx).parameters.current_fees;
-    const fees = ops.map((op) => {
-      if (Array.isArray(op) && Number(op[0]) === 22) {
-        notSupported('get_required_fees', 'proposal_create (22) is not an operation of this chain');
-      }
-      return requiredFeeAsset(op, schedule, rate);
-    });
-    out.json(fees);
+    out.json(ops.map((op) => requiredFeesOf(op, schedule, rate)));
   },
 
   // Proposed transactions: none exist.

@@ -62,6 +62,24 @@ export function writeList(out: ReplyWriter, n: number, each: (i: number) => void
 export const globals = (ctx: WorkerContext) => mustParse<{ parameters: { current_fees: FeeScheduleJson; max_authority_depth?: number } }>(ctx, [2, 0, 0]);
 export const headTime = (ctx: WorkerContext): string => mustParse<{ time: string }>(ctx, [2, 1, 0]).time;
 /** The name of a stored account id (registrar, referrer, …). */
-export const accountName = (ctx: WorkerContext, id: string): string => mustParse<{ name: string }>(ctx, [1, 2, asObjectId(id, ACCOUNT).instance]).name;
+/** Names of accounts read in this snapshot (get_full_accounts names three per account, mostly the same few). */
+const names = { snapshot: -1, byInstance: new Map<number, string>() };
+/** Names kept at most; past it the cache starts again (a hostile list of distinct registrars cannot grow it). */
+const NAME_CACHE_SIZE = 10_000;
+
+export function accountName(ctx: WorkerContext, id: string): string {
+  const instance = asObjectId(id, ACCOUNT).instance;
+  if (ctx.snapshot === undefined) return mustParse<{ name: string }>(ctx, [1, 2, instance]).name;
+  if (names.snapshot !== ctx.snapshot || names.byInstance.size >= NAME_CACHE_SIZE) {
+    names.snapshot = ctx.snapshot;
+    names.byInstance.clear();
+  }
+  let name = names.byInstance.get(instance);
+  if (name === undefined) {
+    name = mustParse<{ name: string }>(ctx, [1, 2, instance]).name;
+    names.byInstance.set(instance, name);
+  }
+  return name;
+}
 export const assetSymbol = (ctx: WorkerContext, instance: number): string => mustParse<{ symbol: string }>(ctx, [1, 3, instance]).symbol;
 export const chainId = (ctx: WorkerContext): string => ctx.store.meta.get('chain_id')!;
