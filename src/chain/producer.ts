@@ -165,23 +165,28 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     return this.notWritable(this.failure);
   }
 
-  /**
-   * Checks a transaction, applies it to the pending state and queues it for the next block; returns
-   * its id. Refusals are RpcErrors that say what is wrong. The transaction is applied to the store
-   * on top of everything pending before it, in its own write transaction (pending.ts), so every read
-   * sees it at once, as in Core; one that fails leaves no trace.
-   */
-  push(trx: unknown): string {
-    // It could only wait for a block that cannot be written; the client may send it to another node.
-    if (this.failure) throw this.notWritable(this.failure);
-    const checked = validateTransaction(this.store, trx, this.pendingIds);
+  /** The head block's number and time (seconds). */
+  private head(): { num: number; time: number } {
     const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
+    return { num: dgp.head_block_number, time: parseFcTime(dgp.time) };
+  }
+
+  /**
+   * Checks a transaction and applies it on top of the pending state, in one write transaction: kept
+   * with its undo entries (pending.ts) when `keep`, aborted when not. Returns the checked transaction
+   * and its operation results; refusals are RpcErrors that say what is wrong, and leave no trace.
+   */
+  private apply(trx: unknown, keep: boolean): { checked: { id: string; trx: SignedTransactionJson }; results: unknown[] } {
+    const checked = validateTransaction(this.store, trx, this.pendingIds);
+    const head = this.head();
+    const results: unknown[] = [];
     try {
       this.store.root.transactionSync(() => {
-        const state = new ChainState(undoRecordingStore(this.store));
-        const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
-        for (const op of checked.trx.operations) evaluate(ctx, op);
+        const state = new ChainState(keep ? undoRecordingStore(this.store) : this.store);
+        const ctx = { state, blockNum: head.num + 1, blockTime: head.time };
+        for (const op of checked.trx.operations) results.push(evaluate(ctx, op).result);
         state.flush();
+        return keep ? undefined : ABORT;
       });
     } catch (err) {
       if (err instanceof ChainError) throw new RpcError(assertError(err.message, {}, { file: 'evaluator', method: 'apply' }));
@@ -189,6 +194,18 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
       if (error !== undefined) throw new RpcError(limitError(RPC.BLOCKS_NOT_WRITABLE, `the store refused the pending transaction: ${error}`));
       throw err;
     }
+    return { checked, results };
+  }
+
+  /**
+   * Checks a transaction, applies it to the pending state and queues it for the next block; returns
+   * its id. The transaction is applied to the store on top of everything pending before it, in its
+   * own write transaction, so every read sees it at once, as in Core; one that fails leaves no trace.
+   */
+  push(trx: unknown): string {
+    // It could only wait for a block that cannot be written; the client may send it to another node.
+    if (this.failure) throw this.notWritable(this.failure);
+    const { checked } = this.apply(trx, true);
     this.pending.push(checked);
     this.pendingIds.add(checked.id);
     this.emit('pending', checked.trx);
@@ -197,25 +214,11 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
 
   /**
    * database_api.validate_transaction: applies a transaction to the pending state as `push` does,
-   * with every check, and undoes it (the write transaction is aborted); returns the transaction as
-   * Core's processed_transaction, with its operation results. Refusals are RpcErrors, as for `push`.
+   * with every check, and undoes it; returns the transaction as Core's processed_transaction, with
+   * its operation results.
    */
   validate(trx: unknown): Record<string, unknown> {
-    const checked = validateTransaction(this.store, trx, this.pendingIds);
-    const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
-    const results: unknown[] = [];
-    try {
-      this.store.root.transactionSync(() => {
-        const state = new ChainState(this.store);
-        const ctx = { state, blockNum: dgp.head_block_number + 1, blockTime: parseFcTime(dgp.time) };
-        for (const op of checked.trx.operations) results.push(evaluate(ctx, op).result);
-        state.flush();
-        return ABORT;
-      });
-    } catch (err) {
-      if (err instanceof ChainError) throw new RpcError(assertError(err.message, {}, { file: 'evaluator', method: 'apply' }));
-      throw err;
-    }
+    const { checked, results } = this.apply(trx, false);
     const t = checked.trx;
     return {
       ref_block_num: t.ref_block_num,
@@ -233,9 +236,9 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
    * refuses the block, throws -32015 and keeps the pending transactions for the next attempt.
    */
   produce(time = Math.round(Date.now() / 1000)): ProducedBlock {
-    const dgp = JSON.parse(this.store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string };
-    const timestamp = Math.max(time, parseFcTime(dgp.time) + 1);
-    const blockNum = dgp.head_block_number + 1;
+    const head = this.head();
+    const timestamp = Math.max(time, head.time + 1);
+    const blockNum = head.num + 1;
     // A transaction that no longer applies (it expired, say) is dropped rather than failing the block.
     const expired = this.pending.filter((p) => parseFcTime(p.trx.expiration) < timestamp);
     const included = this.pending.filter((p) => parseFcTime(p.trx.expiration) >= timestamp);

@@ -327,10 +327,11 @@ export const historyHandlers = {
     // Every operation with the newest block_time <= start (all of the newest without one), in Core's
     // by_time order: id descending. Block times never decrease as ids grow: the run of that time
     // ends at `newest` and starts where a binary search finds it.
-    const newest = ostart === undefined ? opInstanceRange(ctx)?.[1] : newestOpAtOrBefore(ctx, ostart);
-    if (newest === undefined) return void out.text('[]');
+    const range = opInstanceRange(ctx);
+    const newest = ostart === undefined ? range?.[1] : newestOpAtOrBefore(ctx, ostart);
+    if (range === undefined || newest === undefined) return void out.text('[]');
     const time = blockTimeOf(ctx, newest);
-    const lowest = opInstanceRange(ctx)?.[0] ?? 0;
+    const lowest = range[0];
     const from = lowerBound(lowest, newest, (i) => (blockTimeOf(ctx, i) ?? -Infinity) >= (time ?? Infinity));
     writeOpRange(ctx, out, from, newest + 1, true);
   },
