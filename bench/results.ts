@@ -31,6 +31,20 @@ export interface RunResult {
   generatorUtilisation: number;
   /** GET /metrics that answered during the run (--scrape-ms) */
   scrapes?: number;
+  /** CPU microseconds per completed call, by thread (bench/run.ts cpuPerCall) */
+  cpuUs?: CpuPerCall;
+}
+
+/** CPU microseconds per call: the system's threads by role, and the load generator's own. */
+export interface CpuPerCall {
+  /** each process's main thread: graphene-rpc's front end, or all of a single-threaded server's JavaScript */
+  frontEnd: number;
+  /** graphene-rpc's pool threads */
+  workers: number;
+  /** every other thread of the system (GC helpers, libuv, V8 platform, the block signer) */
+  other: number;
+  /** the bench process (load generators), which shares the machine's cores with the system */
+  generator: number;
 }
 
 export interface BenchReport {
@@ -44,6 +58,8 @@ export interface BenchReport {
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
   capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
   adversarial?: AdversarialReport;
+  /** the scaling model checked on this machine: graphene-rpc on one CPU against all (bench/run.ts scalingCheck) */
+  scalingCheck?: ScalingCheck[];
   /** ws-market: the markets polled and what graphene-rpc answered for each, asked once before measuring */
   market?: { depth: number; connections: number; books: MarketBook[]; meanReplyBytes: number };
 }
@@ -111,4 +127,12 @@ export interface AdversarialReport {
   expensive: string;
   idle: ProberResult;
   runs: AttackRun[];
+}
+
+/** One scenario's throughput on one pinned CPU and on all CPUs, each measured and predicted from the other's cost per call. */
+export interface ScalingCheck {
+  scenario: string;
+  workers: number;
+  oneCpu: { measured: number; predicted: number; cpuUs: CpuPerCall };
+  allCpus: { cpus: number; measured: number; predicted: number; cpuUs: CpuPerCall };
 }

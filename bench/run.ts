@@ -8,6 +8,7 @@
 // Over 500 lines because it sequences every scenario and system in one place; the adversarial
 // scenarios, which run on graphene-rpc alone, live in bench/adversarial.ts.
 import { Worker } from 'node:worker_threads';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,13 +24,13 @@ import type { FeeSchedule } from '../src/chain/fees.js';
 import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
 import { transferOp } from '../src/chain/operations.js';
-import { processUsage, startSystem, type RunningSystem } from './systems.js';
+import { processUsage, startSystem, threadTimes, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, SessionSpec } from './session-worker.js';
 import { writeReport } from './report.js';
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
-import type { BenchReport, MarketBook, Percentiles, RunResult } from './results.js';
+import type { BenchReport, CpuPerCall, MarketBook, Percentiles, RunResult, ScalingCheck } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -72,6 +73,10 @@ interface Options {
   scrapeMs: number;
   /** graphene-rpc's --log-level in the throughput runs (debug writes a served line per call) */
   nodeLogLevel: string;
+  /** processes of the conventional stack in cluster mode (0: not run) */
+  clusterProcesses: number;
+  /** run graphene-rpc pinned to one CPU against all, to check the scaling model */
+  scalingCheck: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -126,6 +131,18 @@ function parseOptions(argv: string[]): Options {
     settleMs: num(values.settle, Number(def('settle')), 'settle') * 1000,
     scrapeMs: values['scrape-ms'] === undefined ? 0 : num(values['scrape-ms'], 0, 'scrape-ms'),
     nodeLogLevel: values['node-log-level'] ?? def('node-log-level'),
+    clusterProcesses: (() => {
+      const v = values.cluster ?? def('cluster');
+      if (v === 'cores') return os.availableParallelism();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`--cluster expects a process count (0 for none) or 'cores', got '${v}'`);
+      return n;
+    })(),
+    scalingCheck: (() => {
+      const v = values['scaling-check'] ?? def('scaling-check');
+      if (v !== 'yes' && v !== 'no') throw new Error(`--scaling-check expects yes or no, got '${v}'`);
+      return v === 'yes';
+    })(),
   };
 }
 
@@ -243,7 +260,15 @@ function chainInfo(dataDir: string): ChainInfo {
 }
 
 /** The scenarios measured as throughput and latency. */
-function scenarios(info: ChainInfo, o: Options): { name: ScenarioName; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
+interface Scenario {
+  name: ScenarioName;
+  transport: 'http' | 'ws';
+  connections: number;
+  inflight: number;
+  kinds: RequestKind[];
+}
+
+function scenarios(info: ChainInfo, o: Options): Scenario[] {
   const pick = <T>(a: readonly T[], n: number) => Array.from({ length: n }, (_, i) => a[(i * 7919) % a.length]!);
   const small: RequestKind = {
     label: 'small',
@@ -333,11 +358,61 @@ export const MIN_OPEN_LOOP_RATE = 10;
 /** Rates the capacity search tries between the best that met the p99 target and the next that did not. */
 const CAPACITY_BISECTIONS = 2;
 
+/** graphene-rpc's pool threads, by the kernel thread id each logs when it starts */
+function workerThreadIds(sys: RunningSystem): Set<number> {
+  const tids = new Set<number>();
+  for (const line of sys.lines) {
+    if (!line.includes('worker thread started')) continue;
+    try {
+      const tid = (JSON.parse(line) as { tid?: number }).tid;
+      if (tid !== undefined) tids.add(tid);
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return tids;
+}
+
+/**
+ * CPU microseconds per call by thread: the main thread of each process (graphene-rpc's front end; the
+ * conventional stack's and the ceiling's only JavaScript thread), graphene-rpc's pool threads, and the
+ * rest (GC helpers, libuv's pool, V8's platform threads, the block signer); and the load generator's
+ * own (the bench process), which shares this machine's cores.
+ */
+function cpuPerCall(
+  sys: RunningSystem,
+  before: ReturnType<typeof threadTimes>,
+  after: ReturnType<typeof threadTimes>,
+  generator: NodeJS.CpuUsage,
+  calls: number,
+): CpuPerCall {
+  const workers = sys.kind === 'graphene-rpc' ? workerThreadIds(sys) : new Set<number>();
+  const split = { frontEnd: 0, workers: 0, other: 0 };
+  for (const [tid, t] of after) {
+    const spent = t.cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
+    if (tid === t.process) split.frontEnd += spent;
+    else if (workers.has(tid)) split.workers += spent;
+    else split.other += spent;
+  }
+  const us = (seconds: number) => Math.round((seconds * 1e6 * 10) / Math.max(1, calls)) / 10;
+  return {
+    frontEnd: us(split.frontEnd),
+    workers: us(split.workers),
+    other: us(split.other),
+    generator: us((generator.user + generator.system) / 1e6),
+  };
+}
+
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
   const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
-  const before = processUsage(sys.pid);
+  const tree = sys.kind === 'conventional-cluster';
+  const before = processUsage(sys.pid, tree);
+  const threadsBefore = threadTimes(sys.pid);
+  const generatorBefore = process.cpuUsage();
   const { result, latency } = await load(spec, o.generators);
-  const after = processUsage(sys.pid);
+  const generator = process.cpuUsage(generatorBefore);
+  const threadsAfter = threadTimes(sys.pid);
+  const after = processUsage(sys.pid, tree);
   const scraped = await scraper?.stop();
   if (scraped) log(`  ${scraped.scrapes} scrapes of /metrics (${scraped.bytes} bytes each), ${scraped.failed} failed`);
   const secs = result.elapsedMs / 1000;
@@ -354,10 +429,67 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     nodeCpuPercent: Math.round(((after.cpuSeconds - before.cpuSeconds) / secs) * 100),
     nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
     generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
+    cpuUs: cpuPerCall(sys, threadsBefore, threadsAfter, generator, result.completed),
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : {}),
     ...(scraped ? { scrapes: scraped.scrapes } : {}),
     ...extra,
   };
+}
+
+/** Sets the CPU affinity of every thread of this process (the load generators start as its threads and inherit it). */
+function pinSelf(cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+}
+
+/**
+ * Checks the scaling model where this machine can: graphene-rpc (at the best worker count) pinned to
+ * CPU 0 with the load generator pinned to CPU 1, against the unpinned run of the sweep on all CPUs.
+ * Each run's throughput is predicted from the other's CPU cost per call: on c cores the node does
+ * min(1e6 / front end µs, c_free × 1e6 / total µs) calls/s, where c_free is c less what the load
+ * generator on the same cores uses (none when it has its own CPU).
+ */
+async function scalingCheck(
+  o: Options,
+  chosen: readonly Scenario[],
+  specFor: (s: Scenario, port: number) => LoadSpec,
+  workers: number,
+  runs: readonly RunResult[],
+): Promise<ScalingCheck[]> {
+  const cpus = os.availableParallelism();
+  if (cpus < 2 || chosen.length === 0) return [];
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    log('scaling check left out: taskset is not available');
+    return [];
+  }
+  const out: ScalingCheck[] = [];
+  const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, cpus: '0', ...nodeDirOf(o) });
+  try {
+    pinSelf('1');
+    for (const s of chosen) {
+      const all = runs.find((r) => r.scenario === s.name && r.kind === 'graphene-rpc' && r.loop === 'closed' && r.workers === workers);
+      if (!all?.cpuUs) continue;
+      log(`${s.name} on ${sys.name} (the load generator on CPU 1)…`);
+      const one = await measure(sys, s.name, specFor(s, sys.port), o, { workers });
+      const c1 = one.cpuUs!;
+      const call = (c: CpuPerCall) => c.frontEnd + c.workers + c.other;
+      // one CPU, the generator elsewhere: the node's cost per call alone bounds it
+      const predictOne = Math.min(1e6 / all.cpuUs.frontEnd, 1e6 / call(all.cpuUs));
+      // all CPUs shared with the generator: what the generator leaves, divided by the node's cost
+      const predictAll = Math.min(1e6 / c1.frontEnd, (cpus * 1e6) / (call(c1) + c1.generator));
+      out.push({
+        scenario: s.name,
+        workers,
+        oneCpu: { measured: one.throughput, predicted: Math.round(predictOne), cpuUs: c1 },
+        allCpus: { cpus, measured: all.throughput, predicted: Math.round(predictAll), cpuUs: all.cpuUs },
+      });
+    }
+  } finally {
+    pinSelf(`0-${cpus - 1}`);
+    await sys.stop();
+  }
+  return out;
 }
 
 const spawnSessions = (spec: SessionSpec) => new Worker(new URL('./session-worker.js', import.meta.url), { workerData: spec });
@@ -616,6 +748,19 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       await sys.stop();
     }
   }
+  // The same server in cluster mode: one process per core, the multi-core peer.
+  if (list.length > 0 && o.clusterProcesses > 1) {
+    const sys = await startSystem('conventional-cluster', { dataDir: o.dataDir, processes: o.clusterProcesses });
+    try {
+      for (const s of list) {
+        log(`${s.name} on ${sys.name}…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+      }
+    } finally {
+      await sys.stop();
+    }
+  }
+  if (o.scalingCheck) report.scalingCheck = await scalingCheck(o, list.filter((s) => s.name === 'ws-small' || s.name === 'ws-history'), specFor, bestWorkers, report.runs);
   for (const s of list) {
     const sys = await startSystem('ceiling', { dataDir: o.dataDir, replyBytes: replySize[s.name] });
     try {
