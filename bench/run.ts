@@ -356,7 +356,27 @@ function scraping(port: number, everyMs: number): { stop(): Promise<{ scrapes: n
 /** The lowest open-loop rate the capacity search tries, calls/s. */
 export const MIN_OPEN_LOOP_RATE = 10;
 /** Rates the capacity search tries between the best that met the p99 target and the next that did not. */
-const CAPACITY_BISECTIONS = 2;
+export const CAPACITY_BISECTIONS = 2;
+
+/**
+ * The capacity search, after the open-loop runs at the configured shares (`runs`): below them while
+ * none keeps p99 within the target (halving, down to MIN_OPEN_LOOP_RATE), then bisecting between the
+ * highest rate that kept it and the lowest above that did not. Adds every run it makes to `runs`.
+ */
+export async function searchCapacity<R extends { offeredRate?: number }>(runs: R[], at: (rate: number) => Promise<R>, meets: (r: R) => boolean): Promise<void> {
+  let low = Math.min(...runs.map((r) => r.offeredRate!));
+  while (!runs.some(meets) && low > MIN_OPEN_LOOP_RATE) {
+    low = Math.max(MIN_OPEN_LOOP_RATE, Math.floor(low / 2));
+    runs.push(await at(low));
+  }
+  for (let step = 0; step < CAPACITY_BISECTIONS; step++) {
+    const good = runs.filter(meets).sort((a, b) => b.offeredRate! - a.offeredRate!)[0];
+    if (!good) break;
+    const bad = runs.filter((r) => !meets(r) && r.offeredRate! > good.offeredRate!).sort((a, b) => a.offeredRate! - b.offeredRate!)[0];
+    if (!bad || bad.offeredRate! - good.offeredRate! < good.offeredRate! * 0.1) break;
+    runs.push(await at(Math.round((good.offeredRate! + bad.offeredRate!) / 2)));
+  }
+}
 
 /** graphene-rpc's pool threads, by the kernel thread id each logs when it starts */
 function workerThreadIds(sys: RunningSystem): Set<number> {
@@ -654,9 +674,9 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     idle: [],
   };
   const list = scenarios(info, o).filter((s) => o.scenarios.has(s.name));
-  const specFor = (s: (typeof list)[number], port: number, rate = 0): LoadSpec => ({
+  const specFor = (s: Scenario, port: number, rate = 0, urlPath = s.transport === 'http' ? '/rpc' : '/ws'): LoadSpec => ({
     transport: s.transport,
-    url: s.transport === 'http' ? `http://127.0.0.1:${port}/rpc` : `ws://127.0.0.1:${port}/ws`,
+    url: `${s.transport}://127.0.0.1:${port}${urlPath}`,
     connections: Math.min(s.connections, o.maxConnections),
     inflight: s.inflight,
     rate,
@@ -712,22 +732,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
         const runs: RunResult[] = [];
         for (const rate of rates) runs.push(await at(rate));
         if (s.name === 'ws-small') {
-          // The capacity search: below the shares while none keeps p99 within the target (halving, down
-          // to MIN_OPEN_LOOP_RATE), then bisecting between the highest rate that kept it and the
-          // lowest above that did not.
           const meets = (r: RunResult): boolean => r.errors === 0 && (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs;
-          let low = Math.min(...rates);
-          while (!runs.some(meets) && low > MIN_OPEN_LOOP_RATE) {
-            low = Math.max(MIN_OPEN_LOOP_RATE, Math.floor(low / 2));
-            runs.push(await at(low));
-          }
-          for (let step = 0; step < CAPACITY_BISECTIONS; step++) {
-            const good = runs.filter(meets).sort((a, b) => b.offeredRate! - a.offeredRate!)[0];
-            if (!good) break;
-            const bad = runs.filter((r) => !meets(r) && r.offeredRate! > good.offeredRate!).sort((a, b) => a.offeredRate! - b.offeredRate!)[0];
-            if (!bad || bad.offeredRate! - good.offeredRate! < good.offeredRate! * 0.1) break;
-            runs.push(await at(Math.round((good.offeredRate! + bad.offeredRate!) / 2)));
-          }
+          await searchCapacity(runs, at, meets);
         }
       }
     } finally {
@@ -761,11 +767,14 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     }
   }
   if (o.scalingCheck) report.scalingCheck = await scalingCheck(o, list.filter((s) => s.name === 'ws-small' || s.name === 'ws-history'), specFor, bestWorkers, report.runs);
-  for (const s of list) {
-    const sys = await startSystem('ceiling', { dataDir: o.dataDir, replyBytes: replySize[s.name] });
+  // The ceiling: one process, each scenario on the path that gives replies of graphene-rpc's size.
+  if (list.length > 0) {
+    const sys = await startSystem('ceiling', { dataDir: o.dataDir });
     try {
-      log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
-      report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+      for (const s of list) {
+        log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), o));
+      }
     } finally {
       await sys.stop();
     }
