@@ -220,7 +220,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push('');
   if (r.deposits) {
     const d = r.deposits;
-    lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
+    lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured${d.deliveries < 100 ? ' (fewer than 100: the p99 is about the maximum, not a percentile to rely on)' : ''}: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
   }
   if (r.market) lines.push(...marketSection(r));
   if (r.idle.length > 0) {

@@ -54,7 +54,7 @@ export interface BenchReport {
   chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
   settings: Record<string, unknown>;
   runs: RunResult[];
-  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
+  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string; refused?: number };
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
   capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
   adversarial?: AdversarialReport;

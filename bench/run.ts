@@ -580,6 +580,8 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
     const ids = new Map((await post({ id: 1, method: 'lookup_account_names', params: [accounts] })).result.map((a: { id: string; name: string } | null, i: number) => [accounts[i]!, a?.id]));
     let sent = 0;
     let refused = 0;
+    /** the node's refusals by message, for the report: a refused transfer is a deposit never seen */
+    const refusals = new Map<string, number>();
     const interval = 1000 / o.depositRate;
     const end = t0 + o.depositSeconds * 1000;
     let nextAt = t0;
@@ -591,7 +593,11 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
         fees: gp.parameters.current_fees,
       });
       const r = await post({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [signTransaction(chainId, trx, [key])]] });
-      if (r.error) refused++;
+      if (r.error) {
+        refused++;
+        const why = String((r.error as { message?: unknown }).message ?? 'no message').slice(0, 160);
+        refusals.set(why, (refusals.get(why) ?? 0) + 1);
+      }
       sent++;
       nextAt += interval;
       const wait = nextAt - Date.now();
@@ -626,7 +632,10 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
       rate: o.depositRate,
       delayMs: percentiles(h),
       nodeCpuPercent: Math.round(((cpu1.cpuSeconds - cpu0.cpuSeconds) / ((Date.now() - t0) / 1000)) * 100),
-      notes: `${sent} transfers broadcast (${refused} refused), ${ready.failed + done.failed} session errors; delay from the node's "produced block" log time (ms) to the notice's arrival`,
+      notes:
+        `${sent} transfers broadcast (${refused} refused${refused > 0 ? `: ${[...refusals].map(([why, n]) => `${n}× "${why}"`).join('; ')}` : ''}), ` +
+        `${ready.failed + done.failed} session errors; delay from the node's "produced block" log time (ms) to the notice's arrival`,
+      refused,
     };
   } finally {
     await sys.stop();
