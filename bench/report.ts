@@ -194,7 +194,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     lines.push('## Capacity advice', '');
     lines.push(
       `On this machine run **${r.capacity.recommendedWorkers} worker thread${r.capacity.recommendedWorkers === 1 ? '' : 's'}** (\`--workers ${r.capacity.recommendedWorkers}\`): ` +
-        `it gave the highest ws-small throughput of the sweep. At that setting the node sustains **${r.capacity.sustainableRate} calls/s** of small calls ` +
+        `weighing every scenario of the sweep alike (each run's throughput as a share of its scenario's best, averaged per worker count${r.capacity.workerScores ? `: ${Object.entries(r.capacity.workerScores).map(([w, v]) => `${w} → ${v}`).join(', ')}` : ''}), it did best. At that setting the node sustains **${r.capacity.sustainableRate} calls/s** of small calls ` +
         `with p99 ≤ ${r.capacity.p99TargetMs} ms (${r.capacity.note}).`,
       '',
       'To size your own machine, run the same sweep there (it generates the default chain once, in `bench/data/`):',

@@ -56,7 +56,15 @@ export interface BenchReport {
   runs: RunResult[];
   deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string; refused?: number };
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
-  capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
+  capacity?: {
+    scenario: string;
+    p99TargetMs: number;
+    recommendedWorkers: number;
+    /** per worker count, the mean over the swept scenarios of its throughput as a share of the scenario's best */
+    workerScores?: Record<number, number>;
+    sustainableRate: number;
+    note: string;
+  };
   adversarial?: AdversarialReport;
   /** the scaling model checked on this machine: graphene-rpc on one CPU against all (bench/run.ts scalingCheck) */
   scalingCheck?: ScalingCheck[];

@@ -353,6 +353,25 @@ function scraping(port: number, everyMs: number): { stop(): Promise<{ scrapes: n
   };
 }
 
+/**
+ * The worker count to advise, weighing every scenario of the sweep alike: each run's throughput as a
+ * share of its scenario's best, averaged per worker count (so a count that is best for small calls but
+ * poor for history pages does not win on small calls alone).
+ */
+export function adviseWorkers(runs: readonly { scenario: string; workers?: number; throughput: number }[]): { workers: number; scores: Record<number, number> } | undefined {
+  const bestOf = new Map<string, number>();
+  for (const r of runs) bestOf.set(r.scenario, Math.max(bestOf.get(r.scenario) ?? 0, r.throughput));
+  const shares = new Map<number, number[]>();
+  for (const r of runs) {
+    if (r.workers === undefined || !(bestOf.get(r.scenario)! > 0)) continue;
+    shares.set(r.workers, [...(shares.get(r.workers) ?? []), r.throughput / bestOf.get(r.scenario)!]);
+  }
+  const scores: Record<number, number> = {};
+  for (const [w, list] of shares) scores[w] = Math.round((list.reduce((a, b) => a + b, 0) / list.length) * 1000) / 1000;
+  const ranked = Object.entries(scores).sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
+  return ranked.length > 0 ? { workers: Number(ranked[0]![0]), scores } : undefined;
+}
+
 /** The lowest open-loop rate the capacity search tries, calls/s. */
 export const MIN_OPEN_LOOP_RATE = 10;
 /** Rates the capacity search tries between the best that met the p99 target and the next that did not. */
@@ -720,8 +739,9 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   // The best worker count for small calls over WebSocket (or for whatever ran); its open-loop runs
   // give the capacity advice.
   const swept = report.runs.filter((r) => r.kind === 'graphene-rpc');
-  const best = (swept.some((r) => r.scenario === 'ws-small') ? swept.filter((r) => r.scenario === 'ws-small') : swept).sort((a, b) => b.throughput - a.throughput)[0];
-  const bestWorkers = best?.workers ?? o.workersSweep[0]!;
+  const advice = adviseWorkers(swept);
+  const best = advice ? swept.find((r) => r.workers === advice.workers) : undefined;
+  const bestWorkers = advice?.workers ?? o.workersSweep[0]!;
   const openLoop = list.filter((s) => s.name === 'ws-small' || s.name === 'ws-mixed');
   if (openLoop.length > 0) {
     const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
@@ -832,6 +852,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       scenario: 'ws-small',
       p99TargetMs: o.p99TargetMs,
       recommendedWorkers: bestWorkers,
+      ...(advice ? { workerScores: advice.scores } : {}),
       sustainableRate: ok?.throughput ?? 0,
       note: ok
         ? `open-loop runs at ${open.map((r) => r.offeredRate!).sort((a, b) => a - b).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`

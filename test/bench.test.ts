@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
 import { runGenerate } from '../src/generate-command.js';
-import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, searchCapacity } from '../bench/run.js';
+import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
 
@@ -135,6 +135,18 @@ test('the capacity search halves the rate until one meets the target, then bisec
   t.deepEqual(rates.slice(2, 4), [500, 250], 'halved from the lowest share until a rate met the target');
   t.is(rates.length, 4 + CAPACITY_BISECTIONS, 'then bisected');
   t.deepEqual(rates.slice(4), [375, 313]);
+});
+
+test('the worker-count advice weighs every scenario, not small calls alone', (t) => {
+  const runs = [
+    { scenario: 'ws-small', workers: 1, throughput: 10_000 },
+    { scenario: 'ws-small', workers: 2, throughput: 9_500 },
+    { scenario: 'ws-history', workers: 1, throughput: 1_000 },
+    { scenario: 'ws-history', workers: 2, throughput: 1_900 },
+  ];
+  const advice = adviseWorkers(runs)!;
+  t.is(advice.workers, 2, 'best for small calls alone would be 1');
+  t.deepEqual(advice.scores, { 1: 0.763, 2: 0.975 });
 });
 
 test('the capacity search stops at its lowest rate when no rate meets the target', async (t) => {
