@@ -55,6 +55,24 @@ export interface BenchReport {
   settings: Record<string, unknown>;
   runs: RunResult[];
   deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string; refused?: number };
+  exchange?: {
+    system: string;
+    clients: number;
+    accountsPerClient: number;
+    watcherSessions: number;
+    rate: number;
+    pollCalls: number;
+    pollCallsPerSecond: number;
+    pollErrors: number;
+    pollLatencyMs: Percentiles;
+    /** ms from a deposit's block to its first sighting by a poller */
+    pollerFreshnessMs: Percentiles;
+    /** ms from a deposit's block to the watcher's notice about it */
+    watcherFreshnessMs: Percentiles;
+    nodeCpuPercent: number;
+    refused: number;
+    notes: string;
+  };
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
   capacity?: {
     scenario: string;

@@ -84,10 +84,18 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   t.regex(md, /## Scaling projection\n[^]*\| ws-history \| conventional \| \d+ \|/);
 });
 
-test('graphene-rpc bench --tiny measures idle sessions and deposit notices', async (t) => {
-  const { report } = await tinyBench(t, ['--scenarios', 'ws-idle,ws-deposits']);
+test('graphene-rpc bench --tiny measures idle sessions, deposit notices and an exchange polling its deposit accounts', async (t) => {
+  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-idle,ws-deposits,ws-exchange']);
   t.true(report.deposits!.deliveries > 0, 'ws-deposits measured notices');
+  t.is(report.deposits!.refused, 0, 'no deposit refused');
   t.is(report.idle.length, 2, 'ws-idle on graphene-rpc and the conventional stack');
+  const e = report.exchange!;
+  t.is(e.clients, 2, 'the pollers connected');
+  t.true(e.pollCalls > 0 && e.pollErrors === 0, 'the pollers polled without errors');
+  t.true(e.pollerFreshnessMs.count > 0, 'the pollers saw deposits');
+  t.true(e.watcherFreshnessMs.count > 0, 'the watcher saw deposits');
+  t.is(e.refused, 0);
+  t.regex(md, /## ws-exchange\n[^]*\| poll calls\/s \| \d+ \(\d+ calls, 0 errors\) \|/);
 });
 
 test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober', async (t) => {
@@ -160,7 +168,7 @@ test('the capacity search stops at its lowest rate when no rate meets the target
 test('graphene-rpc bench --scenarios refuses a scenario it does not know, naming the known ones', async (t) => {
   const run = await bench(['--tiny', '--scenarios', 'ws-small,ws-nope']);
   t.not(run.code, 0);
-  t.regex(run.stderr, /--scenarios: unknown scenario 'ws-nope' \(known: http-small, ws-small, ws-history, ws-mixed, ws-market, ws-idle, ws-deposits, adv-expensive, adv-pipelined, adv-flood, adv-nonreaders\)/);
+  t.regex(run.stderr, /--scenarios: unknown scenario 'ws-nope' \(known: http-small, ws-small, ws-history, ws-mixed, ws-market, ws-idle, ws-deposits, ws-exchange, adv-expensive, adv-pipelined, adv-flood, adv-nonreaders\)/);
 });
 
 test('graphene-rpc bench refuses ws-market on a chain without open orders, before running anything', async (t) => {
