@@ -216,7 +216,10 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
   { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: 'auto', help: 'Worker threads that run chain queries; auto: the number of CPU cores' },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
-  { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 3600 }, default: '3', help: 'Seconds between produced blocks; 0 produces blocks only on demand (debug_generate_blocks)' },
+  // At most GRAPHENE_MAX_BLOCK_INTERVAL (30 s, protocol/config.hpp), as chain_parameters::validate()
+  // requires of block_interval: the global properties report the interval in use, and a longer one
+  // would be a value Core refuses to hold.
+  { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 30 }, default: '3', help: 'Seconds between produced blocks, at most 30 (Core\'s GRAPHENE_MAX_BLOCK_INTERVAL); 0 produces blocks only on demand (debug_generate_blocks)' },
   { name: 'private-key', key: 'privateKey', kind: { type: 'string', nullable: true }, default: null, help: 'Block signing key pair ["public key","WIF private key"], as witness_node takes it (default: the development key, with the chain\'s key prefix)' },
   {
     name: 'address-prefix',

@@ -193,3 +193,40 @@ test('subscribe_to_market checks its assets and is kept; unsubscribe_from_market
   t.regex((await ws.call({ id: 3, method: 'call', params: [0, 'subscribe_to_market', [3, 'BTS', '1.3.0']] })).error.message, /asset_a_id != asset_b_id/);
   t.deepEqual(await ws.call({ id: 4, method: 'call', params: [0, 'unsubscribe_from_market', ['XUSD', 'BTS']] }), { id: 4, result: null });
 });
+
+/** Reads messages until one is a notice; returns its text as sent, before any JSON.parse rounds it. */
+async function nextNoticeText(ws: WsClient): Promise<string> {
+  for (;;) {
+    const text = await ws.next();
+    if ((JSON.parse(text) as { method?: string }).method === 'notice') return text;
+  }
+}
+
+test('callback ids above 2^32-1 come back in notices as fc prints a uint64: a string with every digit; up to 2^32-1 a number', async (t) => {
+  const { httpUrl, wsUrl } = await devnet(t);
+  // Written by hand: JSON.stringify would round 12345678901234567890 before it left the test.
+  const cases: [string, string][] = [
+    ['4294967295', '4294967295'],
+    ['4294967296', '"4294967296"'],
+    ['5000000000', '"5000000000"'],
+    ['12345678901234567890', '"12345678901234567890"'],
+    // as_uint64 reads a numeric string too; the notice prints the number as fc holds it
+    ['"12345678901234567890"', '"12345678901234567890"'],
+  ];
+  const sessions: [WsClient, string][] = [];
+  for (const [sent, printed] of cases) {
+    const ws = await client(t, wsUrl);
+    ws.send(`{"id":1,"method":"call","params":[0,"set_subscribe_callback",[${sent},false]]}`);
+    t.deepEqual(JSON.parse(await ws.next()), { id: 1, result: null });
+    t.deepEqual(await ws.call({ id: 2, method: 'get_objects', params: [['2.1.0']] }).then((r) => r.result[0].id), '2.1.0');
+    sessions.push([ws, printed]);
+  }
+  // set_block_applied_callback takes its id the same way.
+  const blocks = await client(t, wsUrl);
+  blocks.send('{"id":1,"method":"call","params":[0,"set_block_applied_callback",[12345678901234567890]]}');
+  t.deepEqual(JSON.parse(await blocks.next()), { id: 1, result: null });
+
+  await generate(httpUrl);
+  for (const [ws, printed] of sessions) t.true((await nextNoticeText(ws)).startsWith(`{"method":"notice","params":[${printed},[`), `callback id printed as ${printed}`);
+  t.regex(await nextNoticeText(blocks), /^\{"method":"notice","params":\["12345678901234567890",\["[0-9a-f]{40}"\]\]\}$/);
+});
