@@ -17,6 +17,8 @@
 //    turn travel together, and again whenever a task comes back;
 //  - an owner's queued calls are dropped once it has closed: they never run (they are answered
 //    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
+//    its running ones are cancelled: each call in the pool has a cancel slot (CallPool.cancel), set
+//    when its owner closes, and the worker stops the call at its next look at its deadline;
 //  - a task still in a worker HARD_BOUND_GRACE_MS after the last deadline of its calls is aborted:
 //    its worker is terminated and replaced, so a call that never checks its deadline (stuck in a
 //    long native read, say) cannot keep a worker for good.
@@ -24,7 +26,7 @@
 // The node-wide bound (`maxQueued`: queued plus running calls) is enforced at submit.
 import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
-import { MAX_CALLS_PER_TASK, type CallPool } from './pool.js';
+import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, type CallPool } from './pool.js';
 
 export type CostClass = 'light' | 'heavy';
 
@@ -45,6 +47,7 @@ export const LIGHT_RECENT_MS = 2000;
 const SWEEP_EVERY_MS = 100;
 
 interface Waiting {
+  readonly owner: Owner;
   readonly task: PoolTask;
   readonly resolve: (a: PoolAnswer) => void;
   /** performance.now() at submit */
@@ -58,6 +61,12 @@ interface Waiting {
 export interface Owner {
   readonly isClosed: boolean;
   readonly isPaused: boolean;
+  /**
+   * Runs `fn` when the owner closes; returns a way to cancel that. Owners that can close give it,
+   * so that their calls running in the pool are cancelled; one that never closes (the front end's
+   * own lookups) need not.
+   */
+  onClose?(fn: () => void): () => void;
 }
 
 const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
@@ -87,8 +96,11 @@ export interface SchedulerOptions {
   readonly timing?: SchedulerTiming;
 }
 
-export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts: SchedulerOptions): Scheduler {
-  const maxTasks = 2 * pool.workers;
+/** What the scheduler needs of the pool: cancelling running calls is optional (test pools may leave it out). */
+export type SchedulerPool = Pick<CallPool, 'runTask' | 'workers'> & Partial<Pick<CallPool, 'cancel' | 'cancelSlots'>>;
+
+export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Scheduler {
+  const maxTasks = TASKS_PER_WORKER * pool.workers;
   const heavyCapWithLight = Math.max(1, pool.workers - 1);
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
@@ -104,6 +116,38 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
   // Controllers not aborted are used again: piscina removes its listener when a task is done.
   const spare: AbortController[] = [];
   let sweeper: NodeJS.Timeout | undefined;
+  // Cancel slots not in use (every call in the pool holds one, while there are enough), and the
+  // slots of each owner's calls in the pool with the hook that cancels them when it closes. An
+  // owner is here only while it has calls in the pool.
+  const freeSlots: number[] = [];
+  const cancel = pool.cancel?.bind(pool);
+  if (cancel) for (let slot = (pool.cancelSlots ?? 0) - 1; slot >= 0; slot--) freeSlots.push(slot);
+  const inPool = new Map<Owner, { readonly slots: Set<number>; forget: () => void }>();
+  const holdSlot = (owner: Owner): number | undefined => {
+    if (!cancel || !owner.onClose || freeSlots.length === 0) return undefined;
+    const slot = freeSlots.pop()!;
+    let held = inPool.get(owner);
+    if (!held) {
+      const slots = new Set<number>();
+      held = { slots, forget: () => {} };
+      inPool.set(owner, held);
+      held.forget = owner.onClose(() => {
+        for (const s of slots) cancel(s);
+      });
+    }
+    held.slots.add(slot);
+    return slot;
+  };
+  const releaseSlot = (owner: Owner, slot: number) => {
+    freeSlots.push(slot);
+    const held = inPool.get(owner);
+    if (!held) return;
+    held.slots.delete(slot);
+    if (held.slots.size === 0) {
+      inPool.delete(owner);
+      held.forget();
+    }
+  };
   const sweep = () => {
     const now = Date.now();
     for (const [ctl, hardAt] of bounded) if (now > hardAt) ctl.abort();
@@ -147,10 +191,12 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
       bounded.set(ctl, lastDeadline + HARD_BOUND_GRACE_MS);
       sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
     }
+    const slots = items.map((i) => holdSlot(i.owner));
     void pool.runTask(
-      items.map((i) => i.task),
+      items.map((i, n) => (slots[n] === undefined ? i.task : { ...i.task, cancelSlot: slots[n] })),
       ctl?.signal,
     ).then((answers) => {
+      items.forEach((it, n) => slots[n] !== undefined && releaseSlot(it.owner, slots[n]));
       if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
@@ -205,8 +251,9 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
       return new Promise<PoolAnswer>((resolve) => {
         const r = ring[cost];
         const list = r.get(owner);
-        if (list) list.push({ task, resolve, at });
-        else r.set(owner, [{ task, resolve, at }]);
+        const waiting = { owner, task, resolve, at };
+        if (list) list.push(waiting);
+        else r.set(owner, [waiting]);
         queuedIn[cost]++;
         later();
       });
