@@ -349,3 +349,23 @@ test('an HTTP client that goes away: its call never runs if it waits, and stops 
   const after = await httpPost(httpUrl, call(2, 'get_objects', [['1.2.0']]));
   t.is(after.status, 200);
 });
+
+test('fair scheduling: a prober\'s cheap calls are all served while a connection pipelining many heavy calls still waits for most of its own', async (t) => {
+  const { wsUrl } = await startTestNode(t, { workers: '2', 'max-pending-calls-per-connection': '1000', 'max-calls-per-second': '0', 'call-budget-ms': '600000' });
+  const attacker = await WsClient.connect(wsUrl);
+  const prober = await WsClient.connect(wsUrl);
+  t.teardown(async () => {
+    await attacker.close();
+    await prober.close();
+  });
+  // 1,000 ids: a heavy call (src/pipeline/cost.ts), ~1 MB of reply each.
+  const n = 300;
+  const heavy = Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`);
+  let attackerReplies = 0;
+  attacker.ws.on('message', () => attackerReplies++);
+  for (let i = 0; i < n; i++) attacker.send(call(i, 'get_objects', [heavy]));
+  const probes = 20;
+  for (let i = 0; i < probes; i++) t.is((await prober.call({ id: i, method: 'get_objects', params: [['1.2.0']] })).result[0].id, '1.2.0');
+  // Not timing: the order of completions. Served in one FIFO, each probe would wait behind every heavy call sent before it.
+  t.true(attackerReplies < n / 2, `the prober's ${probes} calls were served while the attacker had ${n - attackerReplies} of its ${n} calls unanswered`);
+});

@@ -1,9 +1,10 @@
 // Fair scheduling of pool calls. One FIFO queue for the whole node lets the connection that queues
 // most be served most: 99 pipelined calls of one client go before a newcomer's one. Instead:
 //
-//  - every owner (a connection) has its own queue, and tasks are filled round robin: one call from
-//    each owner with calls waiting, then a second from each, and so on (deficit-free round robin:
-//    calls, not their cost, are the unit within a class);
+//  - every share has its own queue, and tasks are filled round robin: one call from each share
+//    with calls waiting, then a second from each, and so on (deficit-free round robin: calls, not
+//    their cost, are the unit within a class). A share is a WebSocket connection, or a client
+//    address for HTTP requests (Owner.share): each request is a connection of its own;
 //  - calls are of two cost classes. Light calls (one object, a short list, a small page) are batched
 //    many to a task; heavy calls (long id lists, large pages, whole-account reads) at most
 //    HEAVY_CALLS_PER_TASK to a task and never with light ones, so a light call never waits behind a
@@ -67,6 +68,12 @@ export interface Owner {
    * own lookups) need not.
    */
   onClose?(fn: () => void): () => void;
+  /**
+   * The share it is served under (default: itself). Owners with the same share are served as one:
+   * HTTP requests give their client address, since each request is an owner of its own and a client
+   * with 100 requests in flight would otherwise get 100 turns per round.
+   */
+  readonly share?: unknown;
 }
 
 const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
@@ -104,7 +111,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const heavyCapWithLight = Math.max(1, pool.workers - 1);
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
-  const ring: Record<CostClass, Map<Owner, Waiting[]>> = { light: new Map(), heavy: new Map() };
+  const ring: Record<CostClass, Map<unknown, Waiting[]>> = { light: new Map(), heavy: new Map() };
   const queuedIn: Record<CostClass, number> = { light: 0, heavy: 0 };
   let lastLight = Number.NEGATIVE_INFINITY;
   let running = 0;
@@ -159,19 +166,22 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     const r = ring[cls];
     // Map iteration visits entries re-added during it, so re-adding a served owner at the end
     // makes this loop go round the owners one call at a time.
-    for (const [owner, list] of r) {
+    for (const [share, list] of r) {
       if (out.length >= max) break;
-      if (owner.isClosed) {
-        r.delete(owner);
-        queuedIn[cls] -= list.length;
-        for (const w of list) w.resolve(CANCELLED);
+      // Calls of closed owners are dropped as they come to the head of their share's queue.
+      while (list.length > 0 && list[0]!.owner.isClosed) {
+        list.shift()!.resolve(CANCELLED);
+        queuedIn[cls]--;
+      }
+      if (list.length === 0) {
+        r.delete(share);
         continue;
       }
       // A paused owner keeps its place and its calls; wake() looks again once it reads.
-      if (owner.isPaused) continue;
+      if (list[0]!.owner.isPaused) continue;
       out.push(list.shift()!);
-      r.delete(owner);
-      if (list.length > 0) r.set(owner, list);
+      r.delete(share);
+      if (list.length > 0) r.set(share, list);
     }
     queuedIn[cls] -= out.length;
     return out;
@@ -250,10 +260,11 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (cost === 'light') lastLight = at;
       return new Promise<PoolAnswer>((resolve) => {
         const r = ring[cost];
-        const list = r.get(owner);
+        const share = owner.share ?? owner;
+        const list = r.get(share);
         const waiting = { owner, task, resolve, at };
         if (list) list.push(waiting);
-        else r.set(owner, [waiting]);
+        else r.set(share, [waiting]);
         queuedIn[cost]++;
         later();
       });
