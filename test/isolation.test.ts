@@ -297,7 +297,9 @@ async function metricsUntil(port: number, ok: (m: Awaited<ReturnType<typeof metr
 // Heavy calls with big replies: 20,000 ids each (~18 MB), many times what a worker writes in the
 // moment a close takes to reach it.
 const HEAVY_CLOSE_OPTIONS = { 'max-ids-per-call': '100000', 'max-request-bytes': String(4 * 1024 * 1024), 'max-reply-bytes': String(256 * 1024 * 1024), 'call-budget-ms': '600000', 'max-calls-per-second': '0' };
-const heavyIds = Array.from({ length: 20_000 }, (_, i) => `1.2.${i % 6}`);
+// 100,000 ids: a call of about a second, long against the time between seeing one running and the
+// close (a shorter call could end, and the next one start, in that window on a loaded machine).
+const heavyIds = Array.from({ length: 100_000 }, (_, i) => `1.2.${i % 6}`);
 const CALLS = 10;
 const getObjects = (m: Awaited<ReturnType<typeof metrics>>, outcome: string) => m('graphene_rpc_calls_total', { api: 'database', method: 'get_objects', outcome });
 
