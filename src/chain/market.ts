@@ -144,7 +144,7 @@ function parameterExtension(ctx: EvalContext, name: 'maker_fee_discount_percent'
 }
 
 /** is_authorized_asset (is_authorized_asset.hpp/.cpp), for accounts that never whitelist or blacklist. */
-function isAuthorizedAsset(ctx: EvalContext, account: number, asset: Obj): boolean {
+export function isAuthorizedAsset(ctx: EvalContext, account: number, asset: Obj): boolean {
   const options = asset.options as Obj;
   if ((Number(options.flags ?? 0) & WHITE_LIST) === 0) return true;
   // committee-account may always transact (BSIP 86).
