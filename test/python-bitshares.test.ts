@@ -102,9 +102,22 @@ test('operations the devnet does not evaluate are priced as Core prices them, an
   t.deepEqual(answer(/"get_required_fees", \[\[\[22, /).result, [[{ amount: 2000000, asset_id: '1.3.0' }, [{ amount: 86869, asset_id: '1.3.0' }]]]);
   // The client set the proposed transfer's fee from that answer before it signed.
   t.regex(calls[callIndex(/"broadcast_transaction".*\[\[22, /)]!.request, /"proposed_ops": \[\{"op": \[0, \{"fee": \{"amount": 86869, "asset_id": "1\.3\.0"\}/);
-  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 11 asset_update, 14 asset_issue, 15 asset_reserve, 16 asset_fund_fee_pool, 35 custom, 37 balance_claim, 38 override_transfer, 43 asset_claim_fees, 47 asset_claim_pool, 48 asset_update_issuer)';
+  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 11 asset_update, 14 asset_issue, 15 asset_reserve, 16 asset_fund_fee_pool, 22 proposal_create, 23 proposal_update, 24 proposal_delete, 35 custom, 37 balance_claim, 38 override_transfer, 43 asset_claim_fees, 47 asset_claim_pool, 48 asset_update_issuer, 49 htlc_create, 50 htlc_redeem, 52 htlc_extend)';
   t.is(answer(/"broadcast_transaction".*\[\[8, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 8 (account_upgrade) is not supported on this chain ${supported}`);
-  t.is(answer(/"broadcast_transaction".*\[\[22, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 22 (proposal_create) is not supported on this chain ${supported}`);
+});
+
+test("the client's proposal is accepted: a 1.10.x object proposed by alice, holding her transfer with the fee the client set", async (t) => {
+  const { replies, ws } = await replay(t);
+  const broadcast = callIndex(/"broadcast_transaction".*\[\[22, /);
+  t.is(JSON.parse(replies[broadcast]!).result, null);
+  const sent = JSON.parse(calls[broadcast]!.request).params[2][0].operations[0][1];
+  ws.send(JSON.stringify({ id: 1, method: 'call', params: [0, 'get_proposed_transactions', ['alice']] }));
+  const [proposal] = JSON.parse(await ws.next()).result;
+  t.is(proposal.proposer, '1.2.7');
+  t.is(proposal.expiration_time, sent.expiration_time);
+  t.deepEqual(proposal.proposed_transaction.operations, [sent.proposed_ops[0].op]);
+  t.deepEqual(proposal.required_active_approvals, ['1.2.7']);
+  t.deepEqual(proposal.available_active_approvals, []);
 });
 
 test('verify_authority, get_required_signatures and get_transaction_hex read the client\'s transactions exactly, long nonce included', async (t) => {

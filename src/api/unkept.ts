@@ -1,5 +1,5 @@
 // The one list of calls about subsystems this chain does not keep (market-issued assets, liquidity pools, SameT
-// funds, credit offers and deals, workers, proposals, withdraw permissions, HTLCs,
+// funds, credit offers and deals, workers, withdraw permissions,
 // tickets, blinded and vesting balances, vote tallies). Each keeps Core's argument
 // conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
 // answers on a chain where no such object exists.
@@ -34,7 +34,6 @@ const NO_SAMET = 'no SameT funds';
 const NO_CREDIT = 'no credit offers or deals';
 const NO_WORKERS = 'no workers';
 const NO_WITHDRAW = 'no withdraw permissions';
-const NO_HTLC = 'no HTLCs';
 const NO_TICKETS = 'no tickets';
 
 export const UNKEPT = {
@@ -75,18 +74,11 @@ export const UNKEPT = {
     get_all_workers: { answer: '[]', why: NO_WORKERS },
     get_workers_by_account: { answer: '[]', why: NO_WORKERS },
     get_worker_count: { answer: '0', why: NO_WORKERS },
-    // Proposed transactions
-    get_proposed_transactions: { answer: '[]', why: 'no proposals' },
     // Blinded balances
     get_blinded_balances: { answer: '[]', why: 'no blinded balances' },
     // Withdrawals
     get_withdraw_permissions_by_giver: { answer: '[]', why: NO_WITHDRAW },
     get_withdraw_permissions_by_recipient: { answer: '[]', why: NO_WITHDRAW },
-    // HTLC (get_htlc reads the store's 1.16.x objects, and there are none)
-    get_htlc: { answer: 'null', why: NO_HTLC },
-    get_htlc_by_from: { answer: '[]', why: NO_HTLC },
-    get_htlc_by_to: { answer: '[]', why: NO_HTLC },
-    list_htlcs: { answer: '[]', why: NO_HTLC },
     // Tickets
     list_tickets: { answer: '[]', why: NO_TICKETS },
     get_tickets_by_account: { answer: '[]', why: NO_TICKETS },

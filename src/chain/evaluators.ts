@@ -15,6 +15,8 @@ import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, is
 import { limitOrderCancel, limitOrderCreate } from './market.js';
 import { balanceClaim } from './balance-claim.js';
 import { ASSET_FLAGS, assetClaimFees, assetClaimPool, assetFundFeePool, assetReserve, assetUpdate, assetUpdateIssuer, checkAuthorityLists, overrideTransfer, validateNewAssetOptions, validateUiaFlags } from './asset-ops.js';
+import { proposalCreate, proposalDelete, proposalUpdate, type OperationApplier } from './proposals.js';
+import { htlcCreate, htlcExtend, htlcRedeem } from './htlc.js';
 import { OPERATION_NAMES } from './fee-parameters.js';
 
 export { ChainError } from './chain-error.js';
@@ -67,6 +69,14 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   43: assetClaimFees,
   47: assetClaimPool,
   48: assetUpdateIssuer,
+  // proposal_create, proposal_update, proposal_delete (proposal_evaluator.cpp, via proposals.ts)
+  22: (ctx, op) => proposalCreate(ctx, op, APPLIER),
+  23: (ctx, op) => proposalUpdate(ctx, op, APPLIER),
+  24: proposalDelete,
+  // htlc_create, htlc_redeem, htlc_extend (htlc_evaluator.cpp, via htlc.ts)
+  49: htlcCreate,
+  50: htlcRedeem,
+  52: htlcExtend,
 
   // transfer_operation (transfer_evaluator.cpp)
   0(ctx, op) {
@@ -218,6 +228,12 @@ export const EVALUATED_OPERATIONS: ReadonlyMap<number, string> = new Map(
     .sort((a, b) => a - b)
     .map((code) => [code, OPERATION_NAMES[code] ?? String(code)]),
 );
+
+/** What proposals apply their operations with: these evaluators (proposals.ts cannot import them, they import it). */
+export const APPLIER: OperationApplier = {
+  evaluate: (ctx, op) => evaluate(ctx, op),
+  evaluates: (code) => EVALUATORS[code] !== undefined,
+};
 
 export function evaluate(ctx: EvalContext, [code, op]: OperationJson): Evaluated {
   const ev = EVALUATORS[code];

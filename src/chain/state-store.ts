@@ -69,6 +69,8 @@ export interface StateStore {
   readonly accountOrderPrices: Table<number, [number, number, number, string, number]>;
   readonly orderExpirations: RangeTable<number, [number, number]>;
   readonly balanceOwners: Table<number, [string, number, number]>;
+  readonly proposalIndex: RangeTable<number, number[]>;
+  readonly htlcIndex: RangeTable<number, number[]>;
 }
 
 /** Writes kept in memory over a base table; `commit` replays them onto the base. */
@@ -176,6 +178,8 @@ export function overlayStore(base: StateStore): OverlayStore {
     accountOrderPrices: new OverlayTable(base.accountOrderPrices),
     orderExpirations: new OverlayRangeTable(base.orderExpirations),
     balanceOwners: new OverlayTable(base.balanceOwners),
+    proposalIndex: new OverlayRangeTable(base.proposalIndex),
+    htlcIndex: new OverlayRangeTable(base.htlcIndex),
   };
   return {
     ...tables,

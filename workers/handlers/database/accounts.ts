@@ -1,6 +1,7 @@
 // database_api: Keys and Accounts. This node has api_helper_indexes' key and account reference
 // indexes, so the reference calls are served.
 
+import type { Database } from 'lmdb';
 import { asArray, asString, asUint32 } from '../../../src/api/params.js';
 import { lookupKey, lowerBoundKey, resolveAccount } from '../../context.js';
 import { answerNothing } from '../unkept-answers.js';
@@ -102,14 +103,28 @@ export const accountHandlers = {
       }
       out.text(',"vesting_balances":[],"limit_orders":');
       writeObjects(ctx, out, orders);
-      out.text(',"call_orders":[],"settle_orders":[],"proposals":[]');
+      // Proposals (required_approval_index) and HTLCs (by_from_id, by_to_id), by id, each at most the list limit.
+      const listed = (name: 'proposals' | 'htlcs_from' | 'htlcs_to', index: Database<number, number[]>, prefix: number[], type: number): void => {
+        const keys: Key[] = [];
+        for (const k of index.getKeys({ start: prefix, end: [prefix[0]!, prefix[1]! + 1], limit: listLimit + 1 })) keys.push([1, type, k[2]!]);
+        if (keys.length > listLimit) {
+          keys.length = listLimit;
+          more[name] = true;
+        }
+        out.text(`,"${name}":`);
+        writeObjects(ctx, out, keys);
+      };
+      out.text(',"call_orders":[],"settle_orders":[]');
+      listed('proposals', ctx.store.proposalIndex, [1, instance], 10);
       const issued = assetsIssuedBy(ctx, instance);
       if (issued.length > listLimit) {
         issued.length = listLimit;
         more.assets = true;
       }
       out.text(',"assets":').json(issued.map((a) => `1.3.${a}`));
-      out.text(',"withdraws_from":[],"withdraws_to":[],"htlcs_from":[],"htlcs_to":[]');
+      out.text(',"withdraws_from":[],"withdraws_to":[]');
+      listed('htlcs_from', ctx.store.htlcIndex, [1, instance], 16);
+      listed('htlcs_to', ctx.store.htlcIndex, [2, instance], 16);
       out.text(',"more_data_available":').json(more).text('}]');
     });
   },
