@@ -9,6 +9,7 @@ import { basic, connectWs } from './helpers/clients.js';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import type { OperationJson } from '../src/chain/types.js';
+import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 
 const ANY = { authorization: basic('anypass', 'x') };
 const NATHAN = '1.2.6';
@@ -115,7 +116,7 @@ test('place an order, see it in the book and the account, get it partly filled b
   const trade = { sequence: 1, date, price: '20', amount: '0.2000', value: '4', type: 'buy', side1_account_id: ALICE, side2_account_id: BOB };
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['BTS', 'GOLD', '2106-01-01T00:00:00', '2026-01-01T00:00:00', 10]), [trade]);
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['GOLD', 'BTS', '2106-01-01T00:00:00', '2026-01-01T00:00:00', 10]), [{ ...trade, price: '0.05', amount: '4', value: '0.2000', type: 'sell' }]);
-  const after = new Date(Date.parse(`${date}Z`) + 1000).toISOString().slice(0, 19);
+  const after = fcTime(parseFcTime(date) + 1);
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['BTS', 'GOLD', '2106-01-01T00:00:00', after, 10]), [], 'a stop after the trade');
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['BTS', 'GOLD', date, date, 10]), [trade], 'start and stop at the trade');
   t.deepEqual(await call(url, 'database', 'get_trade_history_by_sequence', ['BTS', 'GOLD', 5, '2026-01-01T00:00:00', 10]), [trade]);

@@ -6,6 +6,7 @@
 
 import { asString, asTime, asUint32 } from '../../../src/api/params.js';
 import { FC, RpcError, fcError } from '../../../src/errors.js';
+import { parseFcTime } from '../../../src/chain/fc-json.js';
 import { marketPriceToString, priceFromJson, priceKey, amountFromJson, amountToString, type Price } from '../../../src/chain/price.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
@@ -287,7 +288,7 @@ export const marketHandlers = {
     function* fills(): Generator<Fill> {
       for (const { key, value } of ctx.store.fillHistory.getRange({ start: [lo, hi, from], end: [lo, hi], reverse: true })) {
         const f = readFill(ctx, key[2], value);
-        f.time = Date.parse(`${f.obj.time}Z`) / 1000;
+        f.time = parseFcTime(f.obj.time);
         yield f;
       }
     }
