@@ -29,6 +29,7 @@ import { FILE, byAccountStartLimit, checkLimit, fail, pageLimit } from './checks
 import { headTime, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
+import { idInstance } from '../../../src/chain/object-id.js';
 
 /** lookup_asset_symbols({base, quote}) plus the "Invalid … asset symbol" asserts of the market calls. */
 function marketAssets(ctx: WorkerContext, method: string, base: string, quote: string): [AssetInfo, AssetInfo] {
@@ -244,8 +245,8 @@ export const marketHandlers = {
     const tickers: Record<string, unknown>[] = [];
     for (const mto of tickersByVolume(ctx)) {
       if (tickers.length >= limit) break;
-      const b = assetInfo(ctx, Number(mto.base.split('.')[2]));
-      const q = assetInfo(ctx, Number(mto.quote.split('.')[2]));
+      const b = assetInfo(ctx, idInstance(mto.base));
+      const q = assetInfo(ctx, idInstance(mto.quote));
       tickers.push(marketTicker(now, b, q, mto, getOrderBook(ctx, b.symbol, q.symbol, 1)));
     }
     out.json(tickers);
