@@ -37,6 +37,10 @@ test('each layer rule reports exactly the imports that break it in the fixture t
     .sort();
   t.deepEqual(found, [
     'api-tables-closed: src/api/registry.js → src/chain/store.js',
+    'below-the-pipeline: src/dispatch/route.js → src/transport/framing.js',
+    'below-the-pipeline: src/handlers/login.js → src/pipeline/pipeline.js',
+    'below-the-pipeline: src/pool/scheduler.js → src/pipeline/pipeline.js',
+    'below-the-pipeline: src/subscriptions/hub.js → src/transport/framing.js',
     'chain-not-front-end: src/chain/writer.js → src/session/session.js',
     'dispatch-not-session: src/dispatch/dispatcher.js → src/session/session.js',
     'main-is-an-entry-point: src/access.js → src/main.js',
@@ -46,6 +50,8 @@ test('each layer rule reports exactly the imports that break it in the fixture t
     'no-circular: test/helpers/a.js → test/helpers/b.js → test/helpers/a.js',
     'node-not-bench-or-test: src/log.js → bench/run.js',
     'node-without-dev-packages: src/log.js → ../../../node_modules/ws/wrapper.mjs',
+    'pipeline-not-transport: src/pipeline/failure.js → src/transport/framing.js',
+    'pool-is-the-inner-layer: src/pool/scheduler.js → src/handlers/login.js',
     'protocol-not-chain: src/protocol/jsonrpc.js → src/chain/fc-json.js',
     'session-holds-state-only: src/session/session.js → src/chain/producer.js',
     'session-holds-state-only: src/session/session.js → src/pool/pool.js',
