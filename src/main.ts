@@ -225,7 +225,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     confirmations,
     subscriptions,
     chain: chainLookups(scheduler),
-    store,
     storeChanged: () => pool.storeChanged(),
     log,
   };
