@@ -7,7 +7,7 @@ export const ADVERSARIAL_SCENARIOS = ['adv-expensive', 'adv-pipelined', 'adv-flo
 export type AdversarialName = (typeof ADVERSARIAL_SCENARIOS)[number];
 
 /** Every scenario, in the order they run; `--scenarios` picks some. */
-export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
+export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market', 'ws-idle', 'ws-deposits', 'ws-exchange', ...ADVERSARIAL_SCENARIOS] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export type Preset = 'full' | 'quick' | 'tiny';
@@ -44,8 +44,10 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   { name: 'generators', value: 'N', help: 'load-generator threads', defaults: '1' },
   { name: 'p99-target', value: 'MS', help: 'latency target of the capacity advice', defaults: '10' },
   { name: 'deposit-sessions', value: 'N', help: 'ws-deposits: subscribed sessions', defaults: ['10000', '200', '10'] },
-  { name: 'deposit-rate', value: 'R', help: 'ws-deposits: transfers per second', defaults: ['20', '10', '10'] },
-  { name: 'deposit-seconds', value: 'S', help: 'ws-deposits: seconds of transfers', defaults: ['20', '4', '1.2'] },
+  { name: 'deposit-rate', value: 'R', help: 'ws-deposits: transfers per second (each one notice: the p99 needs a few hundred)', defaults: ['50', '25', '10'] },
+  { name: 'deposit-seconds', value: 'S', help: 'ws-deposits: seconds of transfers', defaults: ['20', '8', '1.2'] },
+  { name: 'exchange-clients', value: 'N', help: 'ws-exchange: pollers (each asks its accounts\' newest history once per block); deposits at --deposit-rate for --deposit-seconds', defaults: ['8', '4', '2'] },
+  { name: 'exchange-accounts', value: 'M', help: 'ws-exchange: deposit accounts per poller (all watched by the subscribed watcher too)', defaults: ['100', '25', '5'] },
   { name: 'idle-sessions', value: 'N', help: 'ws-idle sessions', defaults: ['5000', '1000', '20'] },
   { name: 'settle', value: 'S', help: 'pause before and after (2x) measuring ws-idle memory, and after the last deposit (2.5x)', defaults: ['1', '1', '0.1'] },
   { name: 'attack-seconds', value: 'S', help: 'how long the prober measures, idle and under each attack', defaults: ['10', '5', '0.3'] },

@@ -194,7 +194,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     lines.push('## Capacity advice', '');
     lines.push(
       `On this machine run **${r.capacity.recommendedWorkers} worker thread${r.capacity.recommendedWorkers === 1 ? '' : 's'}** (\`--workers ${r.capacity.recommendedWorkers}\`): ` +
-        `it gave the highest ws-small throughput of the sweep. At that setting the node sustains **${r.capacity.sustainableRate} calls/s** of small calls ` +
+        `weighing every scenario of the sweep alike (each run's throughput as a share of its scenario's best, averaged per worker count${r.capacity.workerScores ? `: ${Object.entries(r.capacity.workerScores).map(([w, v]) => `${w} → ${v}`).join(', ')}` : ''}), it did best. At that setting the node sustains **${r.capacity.sustainableRate} calls/s** of small calls ` +
         `with p99 ≤ ${r.capacity.p99TargetMs} ms (${r.capacity.note}).`,
       '',
       'To size your own machine, run the same sweep there (it generates the default chain once, in `bench/data/`):',
@@ -220,7 +220,27 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push('');
   if (r.deposits) {
     const d = r.deposits;
-    lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
+    lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured${d.deliveries < 100 ? ' (fewer than 100: the p99 is about the maximum, not a percentile to rely on)' : ''}: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
+  }
+  if (r.exchange) {
+    const e = r.exchange;
+    const pc = (p: { p50: number; p99: number; max: number; count: number }) => `p50 ${p.p50} ms, p99 ${p.p99} ms, max ${p.max} ms (${p.count} samples)`;
+    lines.push(
+      '## ws-exchange',
+      '',
+      `An exchange watching its deposit accounts as exchanges do (poll the history cursor, use subscriptions as a wake-up): ${e.clients} pollers, each asking \`get_relative_account_history(account, 0, 10, 0)\` of its ${e.accountsPerClient} accounts once per block interval (1 s), and a watcher (${e.watcherSessions} session${e.watcherSessions === 1 ? '' : 's'}, \`get_full_accounts(accounts, true)\`) subscribed to the same accounts; deposits at ${e.rate}/s into them, blocks every second, on ${e.system}.`,
+      '',
+      '| figure | value |',
+      '|---|---|',
+      `| poll calls/s | ${e.pollCallsPerSecond} (${e.pollCalls} calls, ${e.pollErrors} errors) |`,
+      `| poll latency | ${pc(e.pollLatencyMs)} |`,
+      `| freshness of a deposit at the pollers (block applied → first seen) | ${pc(e.pollerFreshnessMs)} |`,
+      `| freshness of a deposit at the watcher (block applied → notice) | ${pc(e.watcherFreshnessMs)} |`,
+      `| node CPU | ${e.nodeCpuPercent}% |`,
+      '',
+      `${e.notes}. A poller sees a deposit at its next round, so its freshness is up to one interval plus the call; the watcher's is the notice's delay.`,
+      '',
+    );
   }
   if (r.market) lines.push(...marketSection(r));
   if (r.idle.length > 0) {

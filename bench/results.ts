@@ -54,9 +54,35 @@ export interface BenchReport {
   chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
   settings: Record<string, unknown>;
   runs: RunResult[];
-  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
+  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string; refused?: number };
+  exchange?: {
+    system: string;
+    clients: number;
+    accountsPerClient: number;
+    watcherSessions: number;
+    rate: number;
+    pollCalls: number;
+    pollCallsPerSecond: number;
+    pollErrors: number;
+    pollLatencyMs: Percentiles;
+    /** ms from a deposit's block to its first sighting by a poller */
+    pollerFreshnessMs: Percentiles;
+    /** ms from a deposit's block to the watcher's notice about it */
+    watcherFreshnessMs: Percentiles;
+    nodeCpuPercent: number;
+    refused: number;
+    notes: string;
+  };
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
-  capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
+  capacity?: {
+    scenario: string;
+    p99TargetMs: number;
+    recommendedWorkers: number;
+    /** per worker count, the mean over the swept scenarios of its throughput as a share of the scenario's best */
+    workerScores?: Record<number, number>;
+    sustainableRate: number;
+    note: string;
+  };
   adversarial?: AdversarialReport;
   /** the scaling model checked on this machine: graphene-rpc on one CPU against all (bench/run.ts scalingCheck) */
   scalingCheck?: ScalingCheck[];

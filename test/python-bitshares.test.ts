@@ -102,7 +102,7 @@ test('operations the devnet does not evaluate are priced as Core prices them, an
   t.deepEqual(answer(/"get_required_fees", \[\[\[22, /).result, [[{ amount: 2000000, asset_id: '1.3.0' }, [{ amount: 86869, asset_id: '1.3.0' }]]]);
   // The client set the proposed transfer's fee from that answer before it signed.
   t.regex(calls[callIndex(/"broadcast_transaction".*\[\[22, /)]!.request, /"proposed_ops": \[\{"op": \[0, \{"fee": \{"amount": 86869, "asset_id": "1\.3\.0"\}/);
-  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue, 35 custom, 37 balance_claim)';
+  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 11 asset_update, 14 asset_issue, 15 asset_reserve, 16 asset_fund_fee_pool, 35 custom, 37 balance_claim, 38 override_transfer, 43 asset_claim_fees, 47 asset_claim_pool, 48 asset_update_issuer)';
   t.is(answer(/"broadcast_transaction".*\[\[8, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 8 (account_upgrade) is not supported on this chain ${supported}`);
   t.is(answer(/"broadcast_transaction".*\[\[22, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 22 (proposal_create) is not supported on this chain ${supported}`);
 });

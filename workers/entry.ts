@@ -33,7 +33,7 @@ function refreshSnapshot(): void {
     ctx.snapshot = (ctx.snapshot ?? 0) + 1;
   }
 }
-const ctx: WorkerContext = { store, config, snapshot: 0 };
+const ctx: WorkerContext = { store, config, snapshot: 0, cancelled: new Int32Array(init.cancelled) };
 const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
 // The kernel's id of this thread, so that an operator's `top -H` or the bench (which splits CPU time
 // into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.

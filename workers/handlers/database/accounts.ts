@@ -22,7 +22,11 @@ export const accountHandlers = {
     checkLimit('get_key_references', keys.length, ctx.config.apiLimits.api_limit_get_key_references, 'keys.size()', 'Number of querying keys can not be greater than ${configured_limit}');
     writeList(out, keys.length, (i) => {
       const accounts: string[] = [];
-      for (const k of ctx.store.keyReferences.getKeys({ start: [keys[i]!, 0], end: [keys[i]!, Number.MAX_SAFE_INTEGER] })) accounts.push(`1.2.${k[1]}`);
+      // A key may be referenced by any number of accounts: the rows gathered count for the deadline.
+      for (const k of ctx.store.keyReferences.getKeys({ start: [keys[i]!, 0], end: [keys[i]!, Number.MAX_SAFE_INTEGER] })) {
+        accounts.push(`1.2.${k[1]}`);
+        out.skipped();
+      }
       out.json(accounts);
     });
   },
@@ -127,7 +131,10 @@ export const accountHandlers = {
   get_account_references(ctx, [nameOrId], out) {
     const account = resolveAccount(ctx, asString(nameOrId), true)!;
     const refs: string[] = [];
-    for (const k of ctx.store.accountReferences.getKeys({ start: [account, 0], end: [account, Number.MAX_SAFE_INTEGER] })) refs.push(`1.2.${k[1]}`);
+    for (const k of ctx.store.accountReferences.getKeys({ start: [account, 0], end: [account, Number.MAX_SAFE_INTEGER] })) {
+      refs.push(`1.2.${k[1]}`);
+      out.skipped();
+    }
     out.json(refs);
   },
 
