@@ -44,6 +44,28 @@ module.exports = {
       to: { path: ['^src/(api|handlers|dispatch|pool|chain|subscriptions)/', '^workers/'] },
     },
     {
+      name: 'pipeline-not-transport',
+      severity: 'error',
+      comment: 'The pipeline takes a call from either transport and gives back bytes; it never reaches back into the transport that called it.',
+      from: { path: '^src/pipeline/' },
+      to: { path: '^src/transport/' },
+    },
+    {
+      name: 'below-the-pipeline',
+      severity: 'error',
+      comment:
+        'Dispatch, the front-end handlers, subscriptions and the pool are reached through the pipeline; they never import it or the transport above it (the session has its own rule).',
+      from: { path: '^src/(dispatch|handlers|subscriptions|pool)/' },
+      to: { path: '^src/(pipeline|transport)/' },
+    },
+    {
+      name: 'pool-is-the-inner-layer',
+      severity: 'error',
+      comment: 'The pool runs calls on worker threads for the layers above it; it knows no session, dispatch, front-end handler or subscription.',
+      from: { path: '^src/pool/' },
+      to: { path: '^src/(session|dispatch|handlers|subscriptions)/' },
+    },
+    {
       name: 'session-holds-state-only',
       severity: 'error',
       comment: 'A session is per-connection state; calls leave it through the pipeline, not from it.',

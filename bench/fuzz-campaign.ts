@@ -12,6 +12,8 @@
 // counted apart and is not a violation: invalid UTF-8 in a text frame closes the connection abruptly,
 // an HTTP/1.0 request with a body is not answered, two pipelined HTTP requests close the connection.
 // Used by test/fuzz.test.ts (a few thousand frames) and bench/fuzz.ts (`npm run fuzz -- --minutes N`).
+// Over 500 lines because the three kinds of traffic (WebSocket, HTTP, raw sockets) and the prober run
+// together on one report and one stopping rule; the frames themselves come from bench/fuzz-frames.ts.
 import http from 'node:http';
 import net from 'node:net';
 import WebSocket from 'ws';

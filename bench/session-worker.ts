@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { idInstance } from '../src/chain/object-id.js';
 
 export interface SessionSpec {
   readonly mode: 'subscribe' | 'idle' | 'poll' | 'watch';
@@ -101,7 +102,7 @@ async function poller(accounts: readonly string[]): Promise<void> {
     const seen = newest.get(call.account) ?? -1;
     let top = seen;
     for (const op of reply.result) {
-      const n = Number(op.id.split('.')[2]);
+      const n = idInstance(op.id);
       // the first round only sets the cursor: what was there before the run is not a deposit
       if (n > seen && !call.first) arrivals.push([op.block_num, at]);
       top = Math.max(top, n);

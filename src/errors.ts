@@ -7,7 +7,9 @@
 //    reads `data.stack[0].format` and `.data`; but the log context never carries a server path, line or trace.
 //
 // Errors cross worker threads as plain `WireError` objects (an Error subclass loses its fields through
-// postMessage), so code compares `code`, never `instanceof`. Imports nothing.
+// postMessage), so code compares `code`, never `instanceof`. Imports only the leaf module of fc's time format.
+
+import { fcTime } from './protocol/fc-time.js';
 
 /** One fc log message, as fc writes it inside `data.stack`. */
 export interface WireLogMessage {
@@ -132,11 +134,6 @@ export function formatFc(format: string, data: Record<string, unknown>): string 
   });
 }
 
-/** `YYYY-MM-DDTHH:MM:SS`, fc's time format. */
-export function fcTimestamp(ms: number = Date.now()): string {
-  return new Date(ms).toISOString().slice(0, 19);
-}
-
 /**
  * An fc exception on the wire. `where` names the API set and method for the log context; it never
  * carries a file path or source line.
@@ -164,7 +161,7 @@ export function fcError(
             method: where.method ?? '',
             hostname: '',
             thread_name: 'th_a',
-            timestamp: fcTimestamp(),
+            timestamp: fcTime(Date.now() / 1000),
           },
           format,
           data,

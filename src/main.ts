@@ -36,6 +36,7 @@ import { loadServerPem } from './transport/tls.js';
 import { parseFcTime } from './chain/fc-json.js';
 import { nodeMetrics, type BackpressureLimit } from './metrics/node-metrics.js';
 import type { LimitName } from './metrics/calls.js';
+import { idInstance } from './chain/object-id.js';
 
 /** Reads the access file (or Core's default policy without one), and says what it holds. */
 function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): AccessPolicy {
@@ -157,7 +158,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   }
   // The producer signs as the witness the dynamic global properties name (the first active one).
   const witnessId = (JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { current_witness: string }).current_witness;
-  const witnessKey = (JSON.parse(store.objects.get([1, 6, Number(witnessId.split('.')[2])])!.toString('utf8')) as { signing_key: string }).signing_key;
+  const witnessKey = (JSON.parse(store.objects.get([1, 6, idInstance(witnessId)])!.toString('utf8')) as { signing_key: string }).signing_key;
   if (publicKeyOf(signingKey) !== witnessKey) {
     await store.close();
     throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness ${witnessId} expects blocks signed by ${witnessKey}`);
@@ -225,7 +226,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     confirmations,
     subscriptions,
     chain: chainLookups(scheduler),
-    store,
     storeChanged: () => pool.storeChanged(),
     log,
   };

@@ -4,13 +4,13 @@
 // they set mean to transfers, issues and orders. Numbers and texts from BitShares Core's
 // asset_evaluator.cpp, transfer_evaluator.cpp and protocol/asset_ops.cpp.
 import test, { type ExecutionContext } from 'ava';
-import { fixture, startTestNode } from './helpers/node.js';
-import { basic, WsClient } from './helpers/clients.js';
+import { WsClient } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
-import { rpc, signedTx } from './helpers/tx.js';
+import { signedTx } from './helpers/tx.js';
+import { generateBlocks, startDevnet } from './helpers/devnet.js';
 import type { OperationJson } from '../src/chain/types.js';
+import { idInstance } from '../src/chain/object-id.js';
 
-const ANY = { authorization: basic('anypass', 'x') };
 const NATHAN = '1.2.6';
 const BTS = '1.3.0';
 const ZERO = { amount: 0, asset_id: BTS };
@@ -21,7 +21,7 @@ type Obj = Record<string, any>;
 
 /** A node on the bundled genesis with alice and bob (nathan's key), funded, and the asset GOLD of nathan, with python-bitshares' permissions. */
 async function devnet(t: ExecutionContext) {
-  const node = await startTestNode(t, { 'block-interval': '0', 'api-access': fixture('api-access.json') });
+  const node = await startDevnet(t);
   const ws = await WsClient.connect(node.wsUrl);
   ws.ws.on('error', () => {});
   t.teardown(() => ws.ws.close());
@@ -33,7 +33,7 @@ async function devnet(t: ExecutionContext) {
     return r.result;
   };
   const generate = async (): Promise<void> => {
-    const r = await rpc(node.httpUrl, 'debug', 'debug_generate_blocks', [DEV_WIF, 1], ANY);
+    const r = await generateBlocks(node.httpUrl);
     if (r.error) throw new Error(`debug_generate_blocks: ${r.error.message}`);
   };
   const broadcast = async (...ops: OperationJson[]): Promise<void> => {
@@ -248,7 +248,7 @@ test('asset_reserve takes the amount out of the payer\'s balance and the supply,
   await net.broadcast(issue(net.gold, net.alice, 1000));
   await net.broadcast(reserve(net.alice, 300, net.gold));
   t.is(await net.balance(net.alice, net.gold), 700n, 'seen before the block');
-  t.is((await net.get(`2.3.${net.gold.split('.')[2]}`)).current_supply, 700);
+  t.is((await net.get(`2.3.${idInstance(net.gold)}`)).current_supply, 700);
   t.is(await net.refused(reserve(net.alice, 701, net.gold)), 'asset_dyn_data->current_supply >= o.amount_to_reserve.amount: Can not reserve an amount that is more than the current supply');
   t.is(await net.refused(reserve(net.alice, 0, net.gold)), 'amount_to_reserve.amount.value > 0: ');
   await net.broadcast(issue(net.gold, net.bob, 100));
@@ -266,7 +266,7 @@ test('asset_reserve takes the amount out of the payer\'s balance and the supply,
 
 test('asset_fund_fee_pool and asset_claim_pool move core into and out of the asset\'s fee pool; only the issuer claims, never more than the pool', async (t) => {
   const net = await devnet(t);
-  const dynId = `2.3.${net.gold.split('.')[2]}`;
+  const dynId = `2.3.${idInstance(net.gold)}`;
   const fund = (from: string, amount: number): OperationJson => [16, { fee: ZERO, from_account: from, asset_id: net.gold, amount, extensions: [] }];
   const claim = (issuer: string, amount: number, asset = net.gold): OperationJson => [47, { fee: ZERO, issuer, asset_id: asset, amount_to_claim: { amount, asset_id: BTS }, extensions: [] }];
   const before = await net.balance(net.alice, BTS);
@@ -292,7 +292,7 @@ test('asset_fund_fee_pool and asset_claim_pool move core into and out of the ass
 
 test('market fees of an asset with charge_market_fee accumulate at each fill, and asset_claim_fees pays them to the issuer', async (t) => {
   const net = await devnet(t);
-  const dynId = `2.3.${net.gold.split('.')[2]}`;
+  const dynId = `2.3.${idInstance(net.gold)}`;
   await net.broadcast(issue(net.gold, net.alice, 100_000));
   // 1% of what a buyer receives in GOLD, at most 300
   await net.broadcast(

@@ -70,6 +70,18 @@ test('account authorities nest up to max_authority_depth levels', (t) => {
   t.notThrows(() => verifyAuthority([transfer('1.2.6')], [C.pub], lookups(table, 3)));
 });
 
+test('an account authority names accounts by id: another object type is refused as Core converts it to account_id_type', (t) => {
+  const table = {
+    6: { owner: keys(1, [D.pub, 1]), active: accounts(1, ['1.3.7', 1]) },
+    8: { owner: keys(1, [D.pub, 1]), active: accounts(1, ['01.02.010', 1]) },
+    10: { owner: keys(1, [D.pub, 1]), active: keys(1, [C.pub, 1]) },
+  };
+  const e = code(t, () => verifyAuthority([transfer('1.2.6')], [C.pub], lookups(table)));
+  t.regex(e.message, /Space\.Type\.0 \(1\.2\.0\) doesn't match expected value 1\.3\.7$/);
+  // fc reads each part as a number, so leading zeros name the same account.
+  t.notThrows(() => verifyAuthority([transfer('1.2.8')], [C.pub], lookups(table)));
+});
+
 test('temp-account (1.2.4) approves for anybody', (t) => {
   const l = lookups({ 6: { owner: keys(1, [D.pub, 1]), active: accounts(1, ['1.2.4', 1]) } });
   t.notThrows(() => verifyAuthority([transfer('1.2.6')], [], l));

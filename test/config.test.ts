@@ -3,6 +3,7 @@
 import test from 'ava';
 import os from 'node:os';
 import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig, resolveConfig } from '../src/config.js';
+import { DEV_WIF } from './helpers/chain.js';
 
 // BitShares Core's defaults in its reflection order, copied from reference §1.5 (not from config.ts).
 const CORE_LIMITS: [string, number][] = [
@@ -78,7 +79,7 @@ test('address-prefix: BTS by default, any 1 to 16 upper-case letters (TEST, as C
 test('private-key: the development key unless given (null), as the pair witness_node takes otherwise', (t) => {
   t.is(buildConfig({}).privateKey, null);
   t.is(buildConfig({ 'private-key': '' }).privateKey, null);
-  t.is(buildConfig({ 'private-key': '["TEST6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV","5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3"]' }).privateKey?.startsWith('["TEST'), true);
+  t.is(buildConfig({ 'private-key': `["TEST6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV","${DEV_WIF}"]` }).privateKey?.startsWith('["TEST'), true);
 });
 
 test('defaults: every api-limit equals BitShares Core default, and there is no other limit', (t) => {

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, startTestNode, type TestNode } from './helpers/node.js';
-import { basic } from './helpers/clients.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { tempDir } from './helpers/temp.js';
 import { DEV_WIF, DEV_PUB } from './helpers/chain.js';
@@ -15,6 +14,7 @@ import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
 import { keyAddresses } from '../src/chain/authority.js';
 import { setAddressPrefix } from '../src/chain/public-key.js';
 import type { OperationJson } from '../src/chain/types.js';
+import { DEBUG_USER, startDevnet } from './helpers/devnet.js';
 
 // Keys and addresses of this file are written with TEST (the nodes set it too, when they start).
 setAddressPrefix('TEST');
@@ -25,8 +25,6 @@ const DEV_ADDRESSES = keyAddresses(DEV_TEST);
 const OTHER_WIF = '5HpHagT65TZzG1PH3CSu63k8DbpvD8s5ip4nEB3kEsreAnchuDf';
 const OTHER_PUB = publicKeyOf(privateKeyFromWif(OTHER_WIF));
 const OTHER_ADDRESS = keyAddresses(OTHER_PUB)[4]!;
-
-const ANY = { authorization: basic('anypass', 'x') };
 
 const WITNESSES = ['init0', 'init1', 'init2'];
 const COMMITTEE = ['init0', 'init1', 'init2'];
@@ -71,14 +69,13 @@ interface CoreNode extends TestNode {
 async function coreNode(t: ExecutionContext, options: Record<string, string> = {}, genesis: { activeWitnesses?: number } = {}): Promise<CoreNode> {
   const dir = tempDir(t);
   const genesisFile = coreGenesis(dir, genesis);
-  const node = await startTestNode(t, {
+  const node = await startDevnet(t, {
     'genesis-json': genesisFile,
     'address-prefix': 'TEST',
     'private-key': JSON.stringify([DEV_TEST, DEV_WIF]),
-    'api-access': fixture('api-access.json'),
     ...options,
   });
-  const raw = (set: string, method: string, params: unknown[]) => rpc(node.httpUrl, set, method, params, set === 'debug' ? ANY : undefined);
+  const raw = (set: string, method: string, params: unknown[]) => rpc(node.httpUrl, set, method, params, set === 'debug' ? DEBUG_USER : undefined);
   const call = async (set: string, method: string, params: unknown[]) => {
     const r = await raw(set, method, params);
     if (r.error) throw new Error(`${method}: ${r.error.message}`);

@@ -4,10 +4,11 @@
 // (Core's own plugin test, custom_operations_account_storage_map_test, replayed call for call), and
 // the node with the plugin turned off.
 import test, { type ExecutionContext } from 'ava';
-import { fixture, startTestNode, type TestNode } from './helpers/node.js';
-import { basic, connectWs, httpPost } from './helpers/clients.js';
+import { startTestNode, type TestNode } from './helpers/node.js';
+import { connectWs, httpPost } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { DEBUG_USER, generateBlocks, startDevnet } from './helpers/devnet.js';
 import { captureLogs } from './helpers/logs.js';
 import { packStorageMap } from '../src/chain/account-storage.js';
 import { packOperation, packSignedTransaction } from '../src/chain/serializer.js';
@@ -16,8 +17,8 @@ import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
 import type { OperationJson } from '../src/chain/types.js';
 import type { Logger } from '../src/log.js';
 
-/** anypass may use database_api, debug_api and custom_operations_api (the fixture); `*` may broadcast and read history. */
-const ANY = { authorization: basic('anypass', 'x') };
+// DEBUG_USER may use database_api, debug_api and custom_operations_api (the fixture); `*` may broadcast and read history.
+
 const ALICE_WIF = '5JWcdkhL3w4RkVPcZMdJsjos22yB5cSkPExerktvKnRNZR5gx1S';
 const ALICE_KEY = publicKeyOf(privateKeyFromWif(ALICE_WIF));
 const NATHAN = '1.2.6';
@@ -36,21 +37,18 @@ interface Devnet {
 }
 
 async function devnet(t: ExecutionContext, options: Record<string, string> = {}, log?: Logger): Promise<Devnet> {
-  const node = await startTestNode(t, { 'api-access': fixture('api-access.json'), ...options }, log);
+  const node = await startDevnet(t, options, { log, blocks: 1 });
   const url = node.httpUrl;
-  const generate = () => rpc(url, 'debug', 'debug_generate_blocks', [DEV_WIF, 1], ANY);
-  // The genesis head is in the past: one block brings the head time to now, so that expirations hold.
-  await generate();
   const d: Devnet = {
     node,
     url,
     async push(ops, wifs = [DEV_WIF], o = {}) {
       const trx = await signedTx(url, ops, wifs, o);
       const reply = await rpc(url, 'network_broadcast', 'broadcast_transaction', [trx]);
-      if (!reply.error) await generate();
+      if (!reply.error) await generateBlocks(url);
       return { ...reply, trx };
     },
-    storage: (...params) => rpc(url, 'custom_operations', 'get_storage_info', params, ANY),
+    storage: (...params) => rpc(url, 'custom_operations', 'get_storage_info', params, DEBUG_USER),
     async balance(account) {
       return Number((await rpc(url, 'database', 'get_account_balances', [account, ['1.3.0']])).result[0].amount);
     },
@@ -77,7 +75,7 @@ test('a custom_operation with an account_storage_map is charged its fee, kept in
     { id: '7.0.1', account: NATHAN, catalog: 'settings', key: 'language', value: 'en' },
   ];
   t.deepEqual((await d.storage('nathan', 'settings')).result, stored);
-  t.deepEqual((await rpc(d.url, 'database', 'get_objects', [['7.0.1', '7.0.0', '7.0.2']], ANY)).result, [stored[1], stored[0], null]);
+  t.deepEqual((await rpc(d.url, 'database', 'get_objects', [['7.0.1', '7.0.0', '7.0.2']], DEBUG_USER)).result, [stored[1], stored[0], null]);
 
   const history = (await rpc(d.url, 'history', 'get_account_history', ['nathan', '1.11.0', 1, '1.11.0'])).result;
   t.is(history[0].op[0], 35);
@@ -196,7 +194,7 @@ test("required_auths must sign; the fee is checked; a transaction beyond maximum
   t.regex((await d.push(withNathan(), [DEV_WIF])).error!.message, /Missing Active Authority 1\.2\.7/);
   const required = (await rpc(d.url, 'database', 'get_required_fees', [withNathan(), '1.3.0'])).result[0].amount;
   t.regex((await d.push(withNathan(), [ALICE_WIF, DEV_WIF], { fee: required - 1 })).error!.message, /Insufficient Fee Paid/);
-  const signers = (await rpc(d.url, 'database', 'get_required_signatures', [{ ...(await signedTx(d.url, withNathan(), [])), signatures: [] }, [ALICE_KEY, 'BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV']], ANY)).result;
+  const signers = (await rpc(d.url, 'database', 'get_required_signatures', [{ ...(await signedTx(d.url, withNathan(), [])), signatures: [] }, [ALICE_KEY, 'BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV']], DEBUG_USER)).result;
   t.is(signers.length, 2);
   t.is((await d.push(withNathan(), [ALICE_WIF, DEV_WIF])).result, null);
   // the storage belongs to the payer; the operation is in both accounts' history
@@ -215,9 +213,9 @@ test('with --custom-operations-plugin false the operation applies, its payload d
   t.is((await d.push([op.custom(ALICE, data('c', [['k', '1']]))], [ALICE_WIF])).result, null);
   const [last] = (await rpc(d.url, 'history', 'get_account_history', ['alice', '1.11.0', 1, '1.11.0'])).result;
   t.is(last.op[0], 35);
-  t.deepEqual((await rpc(d.url, 'database', 'get_objects', [['7.0.0']], ANY)).result, [null]);
+  t.deepEqual((await rpc(d.url, 'database', 'get_objects', [['7.0.0']], DEBUG_USER)).result, [null]);
   t.regex((await d.storage()).error!.message, /plugin_enabled: The custom_operations plugin is not enabled/);
-  const getter = JSON.parse((await httpPost(d.url, JSON.stringify({ id: 1, method: 'call', params: [1, 'custom_operations', []] }), ANY)).text);
+  const getter = JSON.parse((await httpPost(d.url, JSON.stringify({ id: 1, method: 'call', params: [1, 'custom_operations', []] }), DEBUG_USER)).text);
   t.regex(getter.error.message, /The custom_operations plugin is not enabled/);
 });
 

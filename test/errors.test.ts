@@ -7,7 +7,6 @@ import {
   RpcError,
   assertError,
   fcError,
-  fcTimestamp,
   formatFc,
   httpStatusFor,
   methodNotFound,
@@ -15,6 +14,7 @@ import {
   toWireError,
   type WireError,
 } from '../src/errors.js';
+import { fcTime, parseFcTime } from '../src/protocol/fc-time.js';
 
 test('protocol error codes and messages are fc websocket_api wording (reference §3.5 table)', (t) => {
   const table: [keyof typeof RPC, number, string][] = [
@@ -127,9 +127,13 @@ test('fcError data survives structured clone (errors cross worker threads as pla
   t.deepEqual(structuredClone(e), e);
 });
 
-test('fcTimestamp writes fc time: seconds, no zone, no fraction', (t) => {
-  t.is(fcTimestamp(0), '1970-01-01T00:00:00');
-  t.is(fcTimestamp(Date.UTC(2024, 0, 1, 12, 34, 56, 789)), '2024-01-01T12:34:56');
+test('an fc exception\'s log context carries the time it was raised in fc time: seconds, no zone, no fraction', (t) => {
+  const before = Math.floor(Date.now() / 1000);
+  const stamp = assertError(ASSERT.LIMIT, { configured_limit: 7 }).data!.stack[0]!.context.timestamp;
+  const after = Math.floor(Date.now() / 1000);
+  t.regex(stamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+  const seconds = parseFcTime(stamp);
+  t.true(seconds >= before && seconds <= after, `${stamp} is not between ${fcTime(before)} and ${fcTime(after)}`);
 });
 
 test('methodNotFound is -32601 with method_not_found_exception data listing the API as [name, index] pairs sorted by name, as fc\'s std::map', (t) => {

@@ -9,6 +9,7 @@ import { blockId, transactionMerkleRoot, signingDigest } from '../src/chain/seri
 import { recoverPublicKey } from '../src/chain/keys.js';
 import { decryptMemo } from '../src/chain/memo.js';
 import { generatedKey } from '../src/chain/generate.js';
+import { idInstance } from '../src/chain/object-id.js';
 
 const tmp = (t: ExecutionContext) => tempDir(t, 'graphene-rpc-gen-');
 
@@ -70,11 +71,11 @@ test('generated blocks and transactions are what real ones are: linked, signed, 
     for (const trx of block.transactions) {
       const signer = recoverPublicKey(signingDigest(chainId, trx), trx.signatures[0]);
       const payer = trx.operations[0][1].from ?? trx.operations[0][1].registrar ?? trx.operations[0][1].issuer;
-      const account = JSON.parse(store.objects.get([1, 2, Number(String(payer).split('.')[2])])!.toString());
+      const account = JSON.parse(store.objects.get([1, 2, idInstance(payer)])!.toString());
       t.is(signer, account.active.key_auths[0][0]);
       for (const [code, o] of trx.operations) {
         if (code === 0 && o.memo) {
-          const to = JSON.parse(store.objects.get([1, 2, Number(String(o.to).split('.')[2])])!.toString());
+          const to = JSON.parse(store.objects.get([1, 2, idInstance(o.to)])!.toString());
           t.regex(decryptMemo(generatedKey(9, to.name), o.memo), /^deposit \d+$/);
           memos++;
         }

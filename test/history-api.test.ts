@@ -6,6 +6,7 @@ import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { httpPost, WsClient } from './helpers/clients.js';
 import type { OperationJson } from '../src/chain/evaluators.js';
+import { idInstance } from '../src/chain/object-id.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';
@@ -54,7 +55,7 @@ async function historyChain(t: ExecutionContext) {
   const ops: OpInfo[] = [];
   for (const { value } of chain.store.objects.getRange({ start: [1, 11, 0], end: [1, 12, 0] })) {
     const o = JSON.parse(value.toString()) as { id: string; op: [number, unknown]; block_num: number; trx_in_block: number; block_time: string };
-    ops.push({ id: Number(o.id.split('.')[2]), type: o.op[0], block: o.block_num, trx: o.trx_in_block, time: o.block_time, accounts: [] });
+    ops.push({ id: idInstance(o.id), type: o.op[0], block: o.block_num, trx: o.trx_in_block, time: o.block_time, accounts: [] });
   }
   for (const key of chain.store.accountHistory.getKeys({})) ops[key[1]]!.accounts.push(key[0]);
   const node = await chain.serve();
@@ -180,7 +181,7 @@ class CoreModel {
 
 const ids = (reply: { result?: { id: string }[]; error?: unknown }): number[] => {
   if (!reply.result) throw new Error(`expected a result, got ${JSON.stringify(reply)}`);
-  return reply.result.map((o) => Number(o.id.split('.')[2]));
+  return reply.result.map((o) => idInstance(o.id));
 };
 
 async function http(url: string, method: string, params: unknown[]): Promise<any> {

@@ -11,6 +11,7 @@ import { initChain, applyBlock, type SignedTransactionJson } from '../src/chain/
 import { parseFcTime } from '../src/chain/fc-json.js';
 import { startTestNode } from './helpers/node.js';
 import { httpPost } from './helpers/clients.js';
+import { DEV_WIF } from './helpers/chain.js';
 
 const transfer = (from: number, to: number, n: number): SignedTransactionJson => ({
   ref_block_num: 0,
@@ -32,13 +33,11 @@ async function nodeWithHistory(t: any) {
   applyBlock(
     store,
     { timestamp: parseFcTime('2026-01-01T00:00:03'), transactions: [transfer(6, 0, 0), transfer(6, 1, 1), transfer(0, 1, 2), transfer(6, 2, 3), transfer(1, 0, 4), transfer(0, 6, 5)] },
-    privateKeyFromWif(DEV_KEY),
+    privateKeyFromWif(DEV_WIF),
   );
   await store.close();
   return startTestNode(t, { 'data-dir': dataDir });
 }
-
-const DEV_KEY = '5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3';
 
 async function history(url: string, account: string, stop: number, limit: number, start: number): Promise<string[]> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'call', params: ['history', 'get_account_history', [account, `1.11.${stop}`, limit, `1.11.${start}`]] });

@@ -2,9 +2,8 @@
 // each limit answers with its own error, names the limit, and leaves the connection up.
 import test from 'ava';
 import { startTestNode } from './helpers/node.js';
-import { WsClient, httpPost } from './helpers/clients.js';
-
-const call = (id: number, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
+import { WsClient, callText, collectMessages, httpPost } from './helpers/clients.js';
+import { captureLogs } from './helpers/logs.js';
 
 test('max-reply-bytes: a reply that would be larger is refused with -32008 naming the limit; the connection stays up', async (t) => {
   const { wsUrl, httpUrl } = await startTestNode(t, { 'max-reply-bytes': '2048' });
@@ -15,7 +14,7 @@ test('max-reply-bytes: a reply that would be larger is refused with -32008 namin
   t.deepEqual(big, { id: 1, error: { code: -32008, message: 'Response is too big (over 2048 bytes: --max-reply-bytes)' } });
   const small = await ws.call({ id: 2, method: 'get_accounts', params: [['1.2.0']] });
   t.is(small.result[0].id, '1.2.0');
-  const overHttp = await httpPost(httpUrl, call(3, 'get_accounts', [ids]));
+  const overHttp = await httpPost(httpUrl, callText(3, 'get_accounts', [ids]));
   t.is(overHttp.status, 500);
   t.regex(overHttp.text, /"code":-32008/);
 });
@@ -46,7 +45,7 @@ test('call-budget-ms: calls that cannot be answered within the budget get -32012
   t.is(first.result[0][0], 'nathan', 'a lone call is served within its budget');
   // Heavy calls run one at a time: 3,000 of them take far longer than 50 ms in all.
   const n = 3000;
-  for (let i = 0; i < n; i++) ws.send(call(i, 'get_full_accounts', [['nathan'], false]));
+  for (let i = 0; i < n; i++) ws.send(callText(i, 'get_full_accounts', [['nathan'], false]));
   let over = 0;
   let served = 0;
   for (let i = 0; i < n; i++) {
@@ -92,7 +91,7 @@ test('max-connections-per-ip: one address beyond its share is refused with 503 a
   t.is(c.status, 503);
   t.is(c.body, '{"id":null,"jsonrpc":"2.0","error":{"code":-32014,"message":"Too many connections (2 from this address: --max-connections-per-ip)"}}');
   // HTTP requests count too while they are in progress.
-  const overHttp = await httpPost(httpUrl, call(1, 'get_chain_id', []));
+  const overHttp = await httpPost(httpUrl, callText(1, 'get_chain_id', []));
   t.is(overHttp.status, 503);
   a.ws!.close();
   await new Promise((r) => a.ws!.once('close', r));
@@ -144,7 +143,7 @@ test('max-buffered-bytes: WebSocket clients that never read are closed once the 
   });
   const WebSocket = (await import('ws')).default;
   // Each reply is ~1 MB (the same accounts many times): a few unread ones fill any socket buffer.
-  const big = call(1, 'get_objects', [Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`)]);
+  const big = callText(1, 'get_objects', [Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`)]);
   const readers: import('ws').WebSocket[] = [];
   const closed: Promise<number>[] = [];
   for (let i = 0; i < 4; i++) {
@@ -185,24 +184,25 @@ test('max-buffered-bytes: while the node is over its budget heavy calls get -320
   const { fakeNode, settle } = await import('./helpers/pipeline.js');
   let over = true;
   const { conn, replies } = fakeNode({ answer: (task) => new TextEncoder().encode(`${task.head}0}`), memoryOver: () => over });
-  conn.receive(call(1, 'get_objects', [Array.from({ length: 200 }, () => '1.2.0')]));
-  conn.receive(call(2, 'get_chain_id', []));
+  conn.receive(callText(1, 'get_objects', [Array.from({ length: 200 }, () => '1.2.0')]));
+  conn.receive(callText(2, 'get_chain_id', []));
   await settle();
   t.deepEqual(replies, ['{"id":1,"error":{"code":-32010,"message":"Server is busy: too many calls in flight on this node (replies held for slow readers are over --max-buffered-bytes)"}}', '{"id":2,"result":0}']);
   over = false;
-  conn.receive(call(3, 'get_objects', [Array.from({ length: 200 }, () => '1.2.0')]));
+  conn.receive(callText(3, 'get_objects', [Array.from({ length: 200 }, () => '1.2.0')]));
   await settle();
   t.is(replies[2], '{"id":3,"result":0}');
 });
 
 test('max-buffered-bytes: HTTP clients that never read their replies are closed once the node is over its budget', async (t) => {
   const budget = 1024 * 1024;
-  const { port, node, httpUrl } = await startTestNode(t, { 'max-buffered-bytes': String(budget), 'max-ids-per-call': '100000' });
+  const logs = captureLogs('info');
+  const { port, node, httpUrl } = await startTestNode(t, { 'max-buffered-bytes': String(budget), 'max-ids-per-call': '100000' }, logs.log);
   const net = await import('node:net');
   // ~8 MB replies: more than the kernel's socket buffers take, so the node holds the rest.
-  const body = call(1, 'get_objects', [Array.from({ length: 8000 }, (_, i) => `1.2.${i % 6}`)]);
+  const body = callText(1, 'get_objects', [Array.from({ length: 8000 }, (_, i) => `1.2.${i % 6}`)]);
   // The whole reply's size, from six accounts' size (asking for it whole would itself go over the budget).
-  const six = (await httpPost(httpUrl, call(0, 'get_objects', [Array.from({ length: 6 }, (_, i) => `1.2.${i}`)]))).text.length;
+  const six = (await httpPost(httpUrl, callText(0, 'get_objects', [Array.from({ length: 6 }, (_, i) => `1.2.${i}`)]))).text.length;
   t.true((six * 8000) / 6 > 4 * 1024 * 1024);
   const sockets: import('node:net').Socket[] = [];
   const closed: Promise<void>[] = [];
@@ -221,9 +221,9 @@ test('max-buffered-bytes: HTTP clients that never read their replies are closed 
   // The node goes over its budget at once and drops the slow readers, well before uWebSockets.js'
   // own 10 s timeout for connections that do not read; a reading client is served meanwhile.
   const sent = Date.now();
-  await new Promise((r) => setTimeout(r, 200));
+  await logs.once('HTTP client does not read and the node is over --max-buffered-bytes; closing');
   while (node.bufferedBytes() > budget && Date.now() - sent < 5000) {
-    const ok = await httpPost(httpUrl, call(2, 'get_chain_id', []));
+    const ok = await httpPost(httpUrl, callText(2, 'get_chain_id', []));
     t.is(ok.status, 200);
   }
   t.true(node.bufferedBytes() <= budget, `within 5 s the node holds ${node.bufferedBytes()} bytes, within its budget`);
@@ -232,7 +232,6 @@ test('max-buffered-bytes: HTTP clients that never read their replies are closed 
 });
 
 test('max-unread-bytes-per-connection: the calls of a client that does not read wait until it reads, so the node holds little for it; then every one is answered', async (t) => {
-  const { captureLogs } = await import('./helpers/logs.js');
   const logs = captureLogs('info');
   const { wsUrl, node } = await startTestNode(
     t,
@@ -250,15 +249,14 @@ test('max-unread-bytes-per-connection: the calls of a client that does not read 
   const WebSocket = (await import('ws')).default;
   // ~1 MB replies: 100 of them unread would make the node hold ~100 MB without the pause.
   const n = 100;
-  const big = (id: number) => call(id, 'get_objects', [Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`)]);
+  const big = (id: number) => callText(id, 'get_objects', [Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`)]);
   const ws = new WebSocket(wsUrl);
   ws.on('error', () => undefined);
   t.teardown(() => ws.terminate());
   await new Promise((r) => ws.once('open', r));
   const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
   socket.pause();
-  const replies: string[] = [];
-  ws.on('message', (m: Buffer) => replies.push(m.toString()));
+  const replies = collectMessages(ws, n);
   for (let i = 0; i < n; i++) ws.send(big(i));
   await logs.once('client does not read its replies; its calls wait');
   // Another client is served meanwhile, and each of its calls passes the scheduler: by then every
@@ -270,10 +268,8 @@ test('max-unread-bytes-per-connection: the calls of a client that does not read 
   t.true(held < 30 * 1024 * 1024, `the node holds ${held} bytes for it, far less than its ${n} replies`);
   // Once it reads, its calls run and every one is answered.
   socket.resume();
-  const deadline = Date.now() + 60_000;
-  while (replies.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  t.is(replies.length, n);
-  t.true(replies.every((r) => r.startsWith('{"id":') && r.includes('"result":[')));
+  const all = await replies.all;
+  t.true(all.every((r) => r.startsWith('{"id":') && r.includes('"result":[')));
 });
 
 /** The node's metrics, parsed as Prometheus parses them. */
@@ -319,7 +315,7 @@ test('a closed WebSocket: its waiting calls never run and its running ones stop 
   const { wsUrl, port } = await startTestNode(t, HEAVY_CLOSE_OPTIONS);
   const ws = await WsClient.connect(wsUrl);
   ws.ws.on('error', () => undefined);
-  for (let i = 0; i < CALLS; i++) ws.send(call(i, 'get_objects', [heavyIds]));
+  for (let i = 0; i < CALLS; i++) ws.send(callText(i, 'get_objects', [heavyIds]));
   // Close once the pool holds some of them (the others wait in the scheduler).
   await metricsUntil(port, (m) => m('graphene_rpc_pool_running_calls') > 0);
   await ws.close();
@@ -333,7 +329,7 @@ test('a closed WebSocket: its waiting calls never run and its running ones stop 
 test('an HTTP client that goes away: its call never runs if it waits, and stops if it runs', async (t) => {
   const { port, httpUrl } = await startTestNode(t, HEAVY_CLOSE_OPTIONS);
   const net = await import('node:net');
-  const body = call(1, 'get_objects', [heavyIds]);
+  const body = callText(1, 'get_objects', [heavyIds]);
   const sockets: import('node:net').Socket[] = [];
   t.teardown(() => {
     for (const s of sockets) s.destroy();
@@ -348,7 +344,7 @@ test('an HTTP client that goes away: its call never runs if it waits, and stops 
   await metricsUntil(port, (m) => m('graphene_rpc_pool_running_calls') > 0);
   for (const s of sockets) s.destroy();
   await everyCallDropped(t, port);
-  const after = await httpPost(httpUrl, call(2, 'get_objects', [['1.2.0']]));
+  const after = await httpPost(httpUrl, callText(2, 'get_objects', [['1.2.0']]));
   t.is(after.status, 200);
 });
 
@@ -365,7 +361,7 @@ test('fair scheduling: a prober\'s cheap calls are all served while a connection
   const heavy = Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`);
   let attackerReplies = 0;
   attacker.ws.on('message', () => attackerReplies++);
-  for (let i = 0; i < n; i++) attacker.send(call(i, 'get_objects', [heavy]));
+  for (let i = 0; i < n; i++) attacker.send(callText(i, 'get_objects', [heavy]));
   const probes = 20;
   for (let i = 0; i < probes; i++) t.is((await prober.call({ id: i, method: 'get_objects', params: [['1.2.0']] })).result[0].id, '1.2.0');
   // Not timing: the order of completions. Served in one FIFO, each probe would wait behind every heavy call sent before it.

@@ -2,12 +2,11 @@
 // error reply and the connection stays up, except where the limit is about the connection itself.
 import test from 'ava';
 import { fixture, startTestNode } from './helpers/node.js';
-import { WsClient, basic, httpPost, connectWs } from './helpers/clients.js';
+import { WsClient, basic, httpPost, connectWs, callText } from './helpers/clients.js';
 import { captureLogs } from './helpers/logs.js';
 import { CLOSE_AT_PENDING_MULTIPLE } from '../src/pipeline/connection.js';
 import { fakeNode, settle } from './helpers/pipeline.js';
 
-const call = (id: number, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
 
 const BUSY = '{"id":null,"jsonrpc":"2.0","error":{"code":-32009,"message":"Server is busy: too many calls in flight on this connection"}}';
 
@@ -24,19 +23,19 @@ function stalledConnection(options: Record<string, string>) {
 
 test('max-request-bytes: a larger HTTP body gets 413 and error -32007', async (t) => {
   const { httpUrl } = await startTestNode(t, { 'max-request-bytes': '1024' });
-  const big = call(1, 'get_accounts', [['x'.repeat(2000)]]);
+  const big = callText(1, 'get_accounts', [['x'.repeat(2000)]]);
   const reply = await httpPost(httpUrl, big);
   t.is(reply.status, 413);
   t.is(reply.text, '{"id":null,"jsonrpc":"2.0","error":{"code":-32007,"message":"Request is too big"}}');
   // The limit is on size only: a request just under it is served.
-  const ok = await httpPost(httpUrl, call(2, 'get_accounts', [['1.2.0']]));
+  const ok = await httpPost(httpUrl, callText(2, 'get_accounts', [['1.2.0']]));
   t.is(ok.status, 200);
 });
 
 test('max-request-bytes: a larger WebSocket message gets -32007 and the connection stays open', async (t) => {
   const { wsUrl } = await startTestNode(t, { 'max-request-bytes': '1024' });
   const ws = await connectWs(t, wsUrl);
-  ws.send(call(1, 'get_accounts', [['x'.repeat(1500)]]));
+  ws.send(callText(1, 'get_accounts', [['x'.repeat(1500)]]));
   t.is(await ws.next(), '{"id":null,"jsonrpc":"2.0","error":{"code":-32007,"message":"Request is too big"}}');
   const reply = await ws.call({ id: 2, method: 'get_chain_id', params: [] });
   t.is(reply.id, 2);
@@ -46,7 +45,7 @@ test('max-request-bytes: a larger WebSocket message gets -32007 and the connecti
 test('max-request-bytes: a WebSocket frame above twice the limit closes the connection', async (t) => {
   const { wsUrl } = await startTestNode(t, { 'max-request-bytes': '1024' });
   const ws = await WsClient.connect(wsUrl);
-  ws.send(call(1, 'get_accounts', [['x'.repeat(5000)]]));
+  ws.send(callText(1, 'get_accounts', [['x'.repeat(5000)]]));
   await t.throwsAsync(() => ws.next(3000), { message: /connection closed/ });
 });
 
@@ -63,9 +62,9 @@ test('max-json-depth: a request nested deeper gets a parse error and the connect
 
 test('max-pending-calls-per-connection: calls beyond the limit get -32009 in order, once earlier replies are out', async (t) => {
   const { conn, replies, release, inPool } = stalledConnection({ 'max-pending-calls-per-connection': '2' });
-  conn.receive(call(1, 'get_chain_id', []));
-  conn.receive(call(2, 'get_chain_id', []));
-  conn.receive(call(3, 'get_chain_id', []));
+  conn.receive(callText(1, 'get_chain_id', []));
+  conn.receive(callText(2, 'get_chain_id', []));
+  conn.receive(callText(3, 'get_chain_id', []));
   await settle();
   // The busy reply waits behind the two calls in flight: replies keep arrival order.
   t.deepEqual(replies, []);
@@ -75,7 +74,7 @@ test('max-pending-calls-per-connection: calls beyond the limit get -32009 in ord
   await settle();
   t.deepEqual(replies, ['{"id":1,"result":"abc"}', '{"id":2,"result":"abc"}', BUSY]);
   // Once the replies are out there is room again.
-  conn.receive(call(4, 'get_chain_id', []));
+  conn.receive(callText(4, 'get_chain_id', []));
   await settle();
   release(4, '"abc"');
   await settle();
@@ -84,8 +83,8 @@ test('max-pending-calls-per-connection: calls beyond the limit get -32009 in ord
 
 test('max-pending-calls-per-connection: the busy reply is sent as soon as the calls before it finish', async (t) => {
   const { conn, replies, release } = stalledConnection({ 'max-pending-calls-per-connection': '1' });
-  conn.receive(call(1, 'get_chain_id', []));
-  conn.receive(call(2, 'get_chain_id', []));
+  conn.receive(callText(1, 'get_chain_id', []));
+  conn.receive(callText(2, 'get_chain_id', []));
   await settle();
   release(1, '"abc"');
   await settle();
@@ -96,15 +95,15 @@ test('max-pending-calls-per-connection: a connection that keeps sending far over
   const max = 3;
   const { conn } = stalledConnection({ 'max-pending-calls-per-connection': String(max) });
   const keepOpen: boolean[] = [];
-  for (let i = 0; i < max * CLOSE_AT_PENDING_MULTIPLE; i++) keepOpen.push(conn.receive(call(i, 'get_chain_id', [])));
+  for (let i = 0; i < max * CLOSE_AT_PENDING_MULTIPLE; i++) keepOpen.push(conn.receive(callText(i, 'get_chain_id', [])));
   t.deepEqual(keepOpen, [...Array<boolean>(max * CLOSE_AT_PENDING_MULTIPLE - 1).fill(true), false]);
 });
 
 test('max-queued-calls: pool calls beyond the node-wide bound get -32010 (node busy) with their id, and the bound frees as replies return', async (t) => {
   const { conn, replies, release, scheduler, inPool } = stalledConnection({ 'max-queued-calls': '2', 'max-pending-calls-per-connection': '100' });
-  conn.receive(call(1, 'get_chain_id', []));
-  conn.receive(call(2, 'get_chain_id', []));
-  conn.receive(call(3, 'get_chain_id', []));
+  conn.receive(callText(1, 'get_chain_id', []));
+  conn.receive(callText(2, 'get_chain_id', []));
+  conn.receive(callText(3, 'get_chain_id', []));
   await settle();
   t.is(inPool(), 2, 'the third call never reached the pool');
   t.is(scheduler.running + scheduler.queued, 2);
@@ -112,7 +111,7 @@ test('max-queued-calls: pool calls beyond the node-wide bound get -32010 (node b
   release(2, '"b"');
   await settle();
   t.is(scheduler.running + scheduler.queued, 0);
-  conn.receive(call(4, 'get_chain_id', []));
+  conn.receive(callText(4, 'get_chain_id', []));
   await settle();
   t.is(inPool(), 1, 'a freed place is used again');
   release(4, '"d"');
@@ -132,7 +131,7 @@ test('ws-max-buffered-bytes: a client that does not read is disconnected', async
   // Stop reading from the socket: the server's replies pile up in its send buffer.
   (ws.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
   const ids = Array.from({ length: 6 }, (_, i) => `1.2.${i}`);
-  for (let i = 0; i < 3000; i++) ws.send(call(i, 'get_accounts', [ids]));
+  for (let i = 0; i < 3000; i++) ws.send(callText(i, 'get_accounts', [ids]));
   // The server's own record of giving up on the client, then the close that follows it.
   await logs.once('client does not read; closing', 30_000);
   (ws.ws as unknown as { _socket: { resume(): void } })._socket.resume();

@@ -4,25 +4,17 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fixture, startTestNode } from './helpers/node.js';
-import { WsClient, basic, httpPost, connectWs } from './helpers/clients.js';
+import { httpPost, connectWs } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { headAtLeast, nextPending } from './helpers/blocks.js';
+import { DEBUG_USER, generateBlocks, startDevnet } from './helpers/devnet.js';
 
-const ANY = { authorization: basic('anypass', 'x') };
 const KEY2 = '5JWcdkhL3w4RkVPcZMdJsjos22yB5cSkPExerktvKnRNZR5gx1S';
 
-async function devnet(t: any, options: Record<string, string> = {}) {
-  // anypass may use debug_api (the fixture); everyone else gets database, network_broadcast, history.
-  return startTestNode(t, { 'block-interval': '0', 'api-access': fixture('api-access.json'), ...options });
-}
-
-const generate = (url: string, n: number) => rpc(url, 'debug', 'debug_generate_blocks', ['5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3', n], ANY);
-
 test('debug_generate_blocks produces signed, linked blocks and advances the dynamic global properties', async (t) => {
-  const { httpUrl } = await devnet(t);
-  t.is((await generate(httpUrl, 3)).result, null);
+  const { httpUrl } = await startDevnet(t);
+  t.is((await generateBlocks(httpUrl, 3)).result, null);
   const dgp = (await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result;
   t.is(dgp.head_block_number, 3);
   t.is(dgp.head_block_id.slice(0, 8), '00000003');
@@ -38,17 +30,17 @@ test('debug_generate_blocks produces signed, linked blocks and advances the dyna
 });
 
 test('the debug API is restricted: the default user may not get it, and a wrong key is refused', async (t) => {
-  const { httpUrl } = await devnet(t);
+  const { httpUrl } = await startDevnet(t);
   t.regex((await rpc(httpUrl, 'debug', 'debug_generate_blocks', [DEV_WIF, 1])).error.message, /Access denied/);
-  t.regex((await rpc(httpUrl, 'debug', 'debug_generate_blocks', [KEY2, 1], ANY)).error.message, /debug_key must be the block signing key/);
+  t.regex((await rpc(httpUrl, 'debug', 'debug_generate_blocks', [KEY2, 1], DEBUG_USER)).error.message, /debug_key must be the block signing key/);
 });
 
 test('a signed transfer is accepted, lands in the next block, and shows in both accounts\' history', async (t) => {
-  const { httpUrl } = await devnet(t);
-  await generate(httpUrl, 1);
+  const { httpUrl } = await startDevnet(t);
+  await generateBlocks(httpUrl, 1);
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.0', 12345)], [DEV_WIF]);
   t.deepEqual(await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [trx]), { id: 1, result: null });
-  await generate(httpUrl, 1);
+  await generateBlocks(httpUrl, 1);
   const history = (await rpc(httpUrl, 'history', 'get_account_history', ['committee-account', '1.11.0', 10, '1.11.0'])).result;
   t.is(history.length, 1);
   t.is(history[0].op[1].amount.amount, 12345);
@@ -59,7 +51,7 @@ test('a signed transfer is accepted, lands in the next block, and shows in both 
 });
 
 test('broadcast_transaction_synchronous replies with the confirmation once the block is produced', async (t) => {
-  const node = await devnet(t, { 'block-interval': '1' });
+  const node = await startDevnet(t, { 'block-interval': '1' });
   const { httpUrl } = node;
   // The genesis head is months old: sign once the producer has brought the head time to now.
   await headAtLeast(node, 1);
@@ -72,14 +64,14 @@ test('broadcast_transaction_synchronous replies with the confirmation once the b
 });
 
 test('broadcast_transaction_with_callback replies null, then sends the confirmation notice after the block', async (t) => {
-  const { wsUrl, httpUrl } = await devnet(t);
-  await generate(httpUrl, 1);
+  const { wsUrl, httpUrl } = await startDevnet(t);
+  await generateBlocks(httpUrl, 1);
   const ws = await connectWs(t, wsUrl);
   const netId = (await ws.call({ id: 1, method: 'call', params: [1, 'network_broadcast', []] })).result;
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.2', 4242)], [DEV_WIF]);
   t.deepEqual(await ws.call({ id: 2, method: 'call', params: [netId, 'broadcast_transaction_with_callback', [2, trx]] }), { id: 2, result: null });
   t.true(await ws.drained(), 'no notice before the block');
-  await generate(httpUrl, 1);
+  await generateBlocks(httpUrl, 1);
   const notice = JSON.parse(await ws.next());
   t.is(notice.method, 'notice');
   t.is(notice.params[0], 2);
@@ -91,14 +83,14 @@ test('broadcast_transaction_with_callback replies null, then sends the confirmat
 });
 
 test('callbacks are refused over HTTP with a clear error', async (t) => {
-  const { httpUrl } = await devnet(t);
+  const { httpUrl } = await startDevnet(t);
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.2', 1)], [DEV_WIF]);
   t.regex((await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction_with_callback', [1, trx])).error.message, /needs a WebSocket connection/);
 });
 
 test('each refusal reason of a transaction says what is wrong', async (t) => {
-  const { httpUrl } = await devnet(t);
-  await generate(httpUrl, 2);
+  const { httpUrl } = await startDevnet(t);
+  await generateBlocks(httpUrl, 2);
   const refuse = async (trx: unknown) => (await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [trx])).error?.message as string;
   const transfer = () => [op.transfer('1.2.6', '1.2.0', 100)];
   // Not signed at all.
@@ -135,7 +127,7 @@ test('each refusal reason of a transaction says what is wrong', async (t) => {
 });
 
 test('blocks are produced on the interval, also when empty', async (t) => {
-  const node = await devnet(t, { 'block-interval': '1' });
+  const node = await startDevnet(t, { 'block-interval': '1' });
   const { httpUrl } = node;
   const before = (await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number;
   await headAtLeast(node, before + 1);
@@ -145,14 +137,14 @@ test('blocks are produced on the interval, also when empty', async (t) => {
 });
 
 test('a synchronous broadcast whose transaction expires while pending is answered with the reason', async (t) => {
-  const node = await devnet(t);
+  const node = await startDevnet(t);
   const { httpUrl } = node;
   // Signed at the genesis head, which is months old: valid now, expired by the next block's time.
   const trx = await signedTx(httpUrl, [op.transfer('1.2.6', '1.2.1', 5)], [DEV_WIF]);
   const queued = nextPending(node);
   const pending = rpc(httpUrl, 'network_broadcast', 'broadcast_transaction_synchronous', [trx]);
   await queued;
-  await generate(httpUrl, 1);
+  await generateBlocks(httpUrl, 1);
   t.regex((await pending).error.message, /expired at .* before block time/);
 });
 
@@ -160,13 +152,13 @@ test('get_global_properties reports the block interval the node produces at, als
   const interval = async (url: string) => (await rpc(url, 'database', 'get_global_properties', [])).result.parameters.block_interval;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-interval-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const first = await devnet(t, { 'block-interval': '7', 'data-dir': dataDir });
+  const first = await startDevnet(t, { 'block-interval': '7', 'data-dir': dataDir });
   t.is(await interval(first.httpUrl), 7);
   await first.node.close();
-  const second = await devnet(t, { 'block-interval': '1', 'data-dir': dataDir });
+  const second = await startDevnet(t, { 'block-interval': '1', 'data-dir': dataDir });
   t.is(await interval(second.httpUrl), 1, 'the stored 2.0.0 follows --block-interval at start-up');
   await second.node.close();
   // On demand, GRAPHENE_MIN_BLOCK_INTERVAL: Core refuses 0 and clients divide by it.
-  const third = await devnet(t, { 'block-interval': '0', 'data-dir': dataDir });
+  const third = await startDevnet(t, { 'block-interval': '0', 'data-dir': dataDir });
   t.is(await interval(third.httpUrl), 1);
 });

@@ -8,6 +8,7 @@ import { makeChain, op } from './helpers/chain.js';
 import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 import { assetCreateOp } from '../src/chain/operations.js';
 import type { OperationJson } from '../src/chain/types.js';
+import { idInstance, objectIdParts } from '../src/chain/object-id.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';
@@ -26,12 +27,12 @@ function market(t: ExecutionContext) {
   chain.block([op.assetCreate('GOLD')]);
   chain.block([op.transfer(NATHAN, ALICE, FUNDS)], [op.transfer(NATHAN, BOB, FUNDS)], [op.assetIssue(GOLD, ALICE, FUNDS)], [op.assetIssue(GOLD, BOB, FUNDS)]);
   const obj = (id: string): Obj | undefined => {
-    const [s, ty, i] = id.split('.').map(Number);
-    const raw = chain.store.objects.get([s!, ty!, i!]);
+    const { space, type, instance } = objectIdParts(id)!;
+    const raw = chain.store.objects.get([space, type, instance]);
     return raw ? JSON.parse(raw.toString('utf8')) : undefined;
   };
   const balance = (account: string, asset: string): number => {
-    const b = chain.store.balances.get([Number(account.split('.')[2]), Number(asset.split('.')[2])]);
+    const b = chain.store.balances.get([idInstance(account), idInstance(asset)]);
     return b === undefined ? 0 : Number(obj(`2.5.${b}`)!.balance);
   };
   /** The block's operation history objects, in order. */
@@ -88,8 +89,8 @@ test('a taker fills at the maker price: the maker keeps the rest on the book, bo
   t.deepEqual(ops[1]!.result, [0, {}]);
   // Each fill is in its own account's history, as the newest operation.
   t.is(m.obj('2.6.8')!.total_ops, 5);
-  t.is(m.chain.store.accountSequence.get([8, 5]), Number(ops[1]!.id.split('.')[2]));
-  t.is(m.chain.store.accountSequence.get([7, 5]), Number(ops[2]!.id.split('.')[2]));
+  t.is(m.chain.store.accountSequence.get([8, 5]), idInstance(ops[1]!.id));
+  t.is(m.chain.store.accountSequence.get([7, 5]), idInstance(ops[2]!.id));
 
   // bob's order filled whole in its own block: it never shows as created or removed.
   t.is(m.obj('1.7.1'), undefined);

@@ -4,19 +4,18 @@
 // expected texts are worked out from Core's formatting: amounts keep every decimal of the asset's
 // precision, prices and volumes drop trailing zeros.
 import test, { type ExecutionContext } from 'ava';
-import { fixture, startTestNode, type TestNode } from './helpers/node.js';
-import { basic, connectWs } from './helpers/clients.js';
+import type { TestNode } from './helpers/node.js';
+import { connectWs } from './helpers/clients.js';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { generateBlocks, startDevnet } from './helpers/devnet.js';
 import type { OperationJson } from '../src/chain/types.js';
+import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 
-const ANY = { authorization: basic('anypass', 'x') };
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';
 const BOB = '1.2.8';
 const GOLD = '1.3.1';
-
-const generate = (url: string, n = 1) => rpc(url, 'debug', 'debug_generate_blocks', [DEV_WIF, n], ANY);
 
 async function call(url: string, set: string, method: string, params: unknown[]): Promise<any> {
   const reply = await rpc(url, set, method, params);
@@ -29,15 +28,14 @@ async function submit(url: string, ops: OperationJson[]): Promise<unknown[]> {
   const trx = await signedTx(url, ops, [DEV_WIF]);
   const reply = await rpc(url, 'network_broadcast', 'broadcast_transaction', [trx]);
   if (reply.error) throw new Error(reply.error.message);
-  await generate(url);
+  await generateBlocks(url);
   const head = (await call(url, 'database', 'get_dynamic_global_properties', [])).head_block_number;
   return (await call(url, 'database', 'get_block', [head])).transactions[0].operation_results;
 }
 
 /** alice holds BTS, bob holds GOLD (precision 4); both are signed for by the development key. */
 async function market(t: ExecutionContext): Promise<TestNode> {
-  const node = await startTestNode(t, { 'block-interval': '0', 'api-access': fixture('api-access.json') });
-  await generate(node.httpUrl);
+  const node = await startDevnet(t, {}, { blocks: 1 });
   await submit(node.httpUrl, [op.accountCreate('alice'), op.accountCreate('bob'), op.assetCreate('GOLD')]);
   await submit(node.httpUrl, [op.transfer(NATHAN, ALICE, 100_000_000), op.transfer(NATHAN, BOB, 100_000_000), op.assetIssue(GOLD, BOB, 1_000_000)]);
   return node;
@@ -115,7 +113,7 @@ test('place an order, see it in the book and the account, get it partly filled b
   const trade = { sequence: 1, date, price: '20', amount: '0.2000', value: '4', type: 'buy', side1_account_id: ALICE, side2_account_id: BOB };
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['BTS', 'GOLD', '2106-01-01T00:00:00', '2026-01-01T00:00:00', 10]), [trade]);
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['GOLD', 'BTS', '2106-01-01T00:00:00', '2026-01-01T00:00:00', 10]), [{ ...trade, price: '0.05', amount: '4', value: '0.2000', type: 'sell' }]);
-  const after = new Date(Date.parse(`${date}Z`) + 1000).toISOString().slice(0, 19);
+  const after = fcTime(parseFcTime(date) + 1);
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['BTS', 'GOLD', '2106-01-01T00:00:00', after, 10]), [], 'a stop after the trade');
   t.deepEqual(await call(url, 'database', 'get_trade_history', ['BTS', 'GOLD', date, date, 10]), [trade], 'start and stop at the trade');
   t.deepEqual(await call(url, 'database', 'get_trade_history_by_sequence', ['BTS', 'GOLD', 5, '2026-01-01T00:00:00', 10]), [trade]);
@@ -233,7 +231,7 @@ test('orders pending together: the dry run matches them as the block will, and a
   // and be culled, which Core counts as filled.)
   const tooMuch = op.limitOrderCreate(BOB, [10_000, GOLD], [100_000, '1.3.0'], { fillOrKill: true });
   t.regex((await broadcast([tooMuch])).error.message, /Killing limit order .* due to unable to fill/);
-  await generate(url);
+  await generateBlocks(url);
   const head = (await call(url, 'database', 'get_dynamic_global_properties', [])).head_block_number;
   const block = await call(url, 'database', 'get_block', [head]);
   t.deepEqual(

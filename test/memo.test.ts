@@ -22,6 +22,7 @@ import {
 import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
 import { NULL_PUBLIC_KEY } from '../src/chain/fc-json.js';
 import { parsePublicKey } from '../src/chain/public-key.js';
+import { DEV_PUB, DEV_WIF } from './helpers/chain.js';
 
 (bitsharesWs as { ChainConfig: { setPrefix(p: string): void } }).ChainConfig.setPrefix('BTS');
 
@@ -45,8 +46,6 @@ interface BjsMemo {
 }
 const { Aes, PrivateKey, PublicKey } = bjs as unknown as BjsMemo;
 
-const DEV_WIF = '5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3';
-const DEV_PUB = 'BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV';
 const sha256 = (s: string | Uint8Array): Buffer => createHash('sha256').update(s).digest();
 
 const dev = privateKeyFromWif(DEV_WIF);

@@ -5,7 +5,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, startTestNode, type TestNode } from './helpers/node.js';
-import { basic, connectWs, httpPost } from './helpers/clients.js';
+import { basic, connectWs, httpPost, callText } from './helpers/clients.js';
 import { parsePromText, valueOf, type Family } from './helpers/prom-text.js';
 
 const root = fixture('../..');
@@ -18,7 +18,6 @@ async function scrape(node: TestNode): Promise<Map<string, Family>> {
   return parsePromText(await res.text());
 }
 
-const call = (id: number, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
 
 test('the exposition parser refuses what Prometheus refuses', (t) => {
   const good = '# HELP a_total A counter.\n# TYPE a_total counter\na_total{x="q\\"uo\\\\te\\n",y="2"} 3\n\n# TYPE h histogram\nh_bucket{le="1"} 1\nh_bucket{le="+Inf"} 2\nh_sum 3.5\nh_count 2\n';
@@ -40,10 +39,10 @@ test('GET /metrics: calls by set, method and outcome, refusals by limit, failed 
   const { node, httpUrl, wsUrl } = n;
   // Over HTTP, one request each: ok, an execution error, an unknown method, a call over a limit,
   // and a request whose Basic credentials fail (its call then runs with no API sets).
-  t.regex((await httpPost(httpUrl, call(1, 'get_accounts', [['nathan']]))).text, /"result":\[\{"id":"1\.2\.6"/);
-  t.regex((await httpPost(httpUrl, call(2, 'get_objects', [['nope']]))).text, /Missing the first dot/);
-  t.regex((await httpPost(httpUrl, call(3, 'no_such_method', []))).text, /Method not found/);
-  t.regex((await httpPost(httpUrl, call(4, 'get_accounts', [['a', 'b', 'c']]))).text, /--max-ids-per-call/);
+  t.regex((await httpPost(httpUrl, callText(1, 'get_accounts', [['nathan']]))).text, /"result":\[\{"id":"1\.2\.6"/);
+  t.regex((await httpPost(httpUrl, callText(2, 'get_objects', [['nope']]))).text, /Missing the first dot/);
+  t.regex((await httpPost(httpUrl, callText(3, 'no_such_method', []))).text, /Method not found/);
+  t.regex((await httpPost(httpUrl, callText(4, 'get_accounts', [['a', 'b', 'c']]))).text, /--max-ids-per-call/);
   const failedBasic = await httpPost(httpUrl, JSON.stringify({ id: 5, method: 'call', params: [1, 'get_available_api_sets', []] }), { authorization: basic('bytemaster', 'wrong') });
   t.is(JSON.parse(failedBasic.text).result.length, 0);
 
@@ -131,7 +130,7 @@ test('GET /metrics: calls by set, method and outcome, refusals by limit, failed 
 test('label sets stay bounded: a hundred unknown method names are one series', async (t) => {
   const n = await startTestNode(t);
   const ws = await connectWs(t, n.wsUrl);
-  for (let i = 0; i < 100; i++) ws.send(call(i, `no_such_method_${i}`, []));
+  for (let i = 0; i < 100; i++) ws.send(callText(i, `no_such_method_${i}`, []));
   // The call form too: unknown methods of a known set, and an API ID the session was never given.
   for (let i = 0; i < 20; i++) ws.send(JSON.stringify({ id: 100 + i, method: 'call', params: [0, `nor_this_${i}`, []] }));
   ws.send(JSON.stringify({ id: 200, method: 'call', params: [99, 'get_chain_id', []] }));

@@ -1,6 +1,6 @@
 // chain/object-id.ts: the one parser of "space.type.instance" and the faults it names.
 import test from 'ava';
-import { readObjectId, objectIdParts } from '../src/chain/object-id.js';
+import { idInstance, readObjectId, objectIdParts } from '../src/chain/object-id.js';
 
 test('readObjectId gives the three parts of a well-formed id, up to 8/8/48 bits', (t) => {
   t.deepEqual(readObjectId('1.2.0'), { space: 1, type: 2, instance: 0 });
@@ -29,4 +29,11 @@ test('objectIdParts is undefined for anything that is not an id', (t) => {
   t.deepEqual(objectIdParts('2.6.9'), { space: 2, type: 6, instance: 9 });
   t.is(objectIdParts('1.2.x'), undefined);
   t.is(objectIdParts(undefined), undefined);
+});
+
+test('idInstance is the instance of a well-formed id, and NaN for anything else', (t) => {
+  t.is(idInstance('1.3.0'), 0);
+  t.is(idInstance('1.2.17'), 17);
+  t.is(idInstance('2.6.281474976710655'), 0xffffffffffff);
+  for (const v of ['', '1.3', '1.3.x', '1.3.1.2', '1.3.281474976710656', undefined, 7]) t.true(Number.isNaN(idInstance(v)), String(v));
 });

@@ -1,24 +1,25 @@
 // Reads see what was just broadcast: an accepted transaction is applied to the pending state at
 // once, as in Core, and every read (through the worker threads) sees it before the next block; the
 // block then gives it the same ids. Against a real node producing blocks only on demand.
-import test from 'ava';
-import { fixture, startTestNode } from './helpers/node.js';
-import { basic } from './helpers/clients.js';
+import test, { type ExecutionContext } from 'ava';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { generateBlocks, startDevnet } from './helpers/devnet.js';
+import { idInstance } from '../src/chain/object-id.js';
 
-const ANY = { authorization: basic('anypass', 'x') };
-const DEBUG_KEY = '5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3';
-
-async function devnet(t: any) {
-  const node = await startTestNode(t, { 'block-interval': '0', 'api-access': fixture('api-access.json') });
+/** A devnet whose calls give their result (and throw on an error reply). */
+async function devnet(t: ExecutionContext) {
+  const node = await startDevnet(t);
   const call = async (set: string, method: string, params: unknown[]) => {
-    // anypass may use debug_api (the fixture), and only it; everyone else gets the default sets.
-    const r = await rpc(node.httpUrl, set, method, params, set === 'debug' ? ANY : undefined);
+    const r = await rpc(node.httpUrl, set, method, params);
     if (r.error) throw new Error(`${method}: ${r.error.message}`);
     return r.result;
   };
-  return { ...node, call, generate: (n: number) => call('debug', 'debug_generate_blocks', [DEBUG_KEY, n]) };
+  const generate = async (n: number) => {
+    const r = await generateBlocks(node.httpUrl, n);
+    if (r.error) throw new Error(`debug_generate_blocks: ${r.error.message}`);
+  };
+  return { ...node, call, generate };
 }
 
 test('an asset created by a broadcast is found by every read before the next block, with the id the block gives it', async (t) => {
@@ -34,7 +35,7 @@ test('an asset created by a broadcast is found by every read before the next blo
   t.is((await call('database', 'get_objects', [[nextAsset]]))[0]?.symbol, 'PENDX');
   t.is((await call('database', 'get_asset_id_from_string', ['PENDX'])), nextAsset);
   // Core's two answers: with the pending transactions, the id after the new asset; without, its own.
-  const n = Number(nextAsset.split('.')[2]);
+  const n = idInstance(nextAsset);
   t.is(await call('database', 'get_next_object_id', [1, 3, true]), `1.3.${n + 1}`);
   t.is(await call('database', 'get_next_object_id', [1, 3, false]), nextAsset);
   // History is the account history plugin's, which sees only blocks.

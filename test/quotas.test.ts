@@ -3,13 +3,12 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestNode } from './helpers/node.js';
-import { basic, connectWs, httpPost } from './helpers/clients.js';
+import { basic, connectWs, httpPost, callText } from './helpers/clients.js';
 import { tempDir } from './helpers/temp.js';
 import { captureLogs, type CapturedLogs } from './helpers/logs.js';
 import { hashPassword, parseAccessFile } from '../src/access.js';
 import { LOGIN_FIRST_DELAY_MS } from '../src/handlers/login-throttle.js';
 
-const call = (id: number | string, method: string, params: unknown[]) => JSON.stringify({ id, method, params });
 
 /** An access file with a user `limited` (password "pw") who has quotas, and the open wildcard. */
 function accessFile(t: import('ava').ExecutionContext, limits: Record<string, number>): string {
@@ -33,7 +32,7 @@ test('the access file\'s per-user limits are read; Core\'s own fields are untouc
 test('max-calls-per-second: a WebSocket connection over its rate gets -32013 for the extra calls and stays up', async (t) => {
   const { wsUrl } = await startTestNode(t, { 'max-calls-per-second': '50', 'max-pending-calls-per-connection': '10000' });
   const ws = await connectWs(t, wsUrl);
-  for (let i = 0; i < 200; i++) ws.send(call(i, 'get_chain_id', []));
+  for (let i = 0; i < 200; i++) ws.send(callText(i, 'get_chain_id', []));
   const replies = await Promise.all(Array.from({ length: 200 }, () => ws.next().then((m) => JSON.parse(m))));
   const limited = replies.filter((r) => r.error);
   t.true(limited.length >= 100, `${limited.length} of 200 refused`);
@@ -48,15 +47,15 @@ test('max_calls_per_second of an access entry is shared by all its sessions', as
   const { wsUrl } = await startTestNode(t, { 'api-access': accessFile(t, { max_calls_per_second: 10 }), 'max-calls-per-second': '0' });
   const a = await connectWs(t, wsUrl, { authorization: basic('limited', 'pw') });
   const b = await connectWs(t, wsUrl, { authorization: basic('limited', 'pw') });
-  for (let i = 0; i < 10; i++) a.send(call(i, 'get_chain_id', []));
-  for (let i = 0; i < 10; i++) b.send(call(i, 'get_chain_id', []));
+  for (let i = 0; i < 10; i++) a.send(callText(i, 'get_chain_id', []));
+  for (let i = 0; i < 10; i++) b.send(callText(i, 'get_chain_id', []));
   const all = [...(await Promise.all(Array.from({ length: 10 }, () => a.next()))), ...(await Promise.all(Array.from({ length: 10 }, () => b.next())))].map((m) => JSON.parse(m));
   const limited = all.filter((r) => r.error);
   t.true(limited.length >= 8, `${limited.length} of 20 refused`);
   t.is(limited[0].error.message, 'Too many calls (10 per second for this user: max_calls_per_second)');
   // The wildcard entry has no such limit.
   const anon = await connectWs(t, wsUrl);
-  for (let i = 0; i < 30; i++) anon.send(call(i, 'get_chain_id', []));
+  for (let i = 0; i < 30; i++) anon.send(callText(i, 'get_chain_id', []));
   const anonReplies = await Promise.all(Array.from({ length: 30 }, () => anon.next().then((m) => JSON.parse(m))));
   t.true(anonReplies.every((r) => r.result));
 });
@@ -81,7 +80,7 @@ test('call_budget_ms of an access entry replaces --call-budget-ms for its sessio
   const { wsUrl } = await startTestNode(t, { 'api-access': accessFile(t, { call_budget_ms: 10 }), 'max-pending-calls-per-connection': '100000', 'max-calls-per-second': '0' });
   const ws = await connectWs(t, wsUrl, { authorization: basic('limited', 'pw') });
   // 2,000 heavy calls, one at a time, take far longer than 10 ms: the later ones are over the user's budget.
-  for (let i = 0; i < 2000; i++) ws.send(call(i, 'get_full_accounts', [['nathan'], false]));
+  for (let i = 0; i < 2000; i++) ws.send(callText(i, 'get_full_accounts', [['nathan'], false]));
   const replies = await Promise.all(Array.from({ length: 2000 }, () => ws.next(20_000).then((m) => JSON.parse(m))));
   const over = replies.filter((r) => r.error);
   t.true(over.length > 0);
@@ -132,7 +131,7 @@ test('login throttling: unknown and listed user names wait alike, and HTTP Basic
     const { httpUrl } = await startTestNode(t, { 'api-access': onlyLimited, 'login-failures-before-delay': '2', 'login-delay-max-ms': '2000' }, logs.log);
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
-      await httpPost(httpUrl, call(1, 'get_chain_id', []), { authorization: basic(user, 'wrong') });
+      await httpPost(httpUrl, callText(1, 'get_chain_id', []), { authorization: basic(user, 'wrong') });
       if (i === 2) t.true(Date.now() - started >= LOGIN_FIRST_DELAY_MS, 'the third guess waited');
     }
     t.is(logs.lines.filter((l) => l.msg === 'login failed' && l.via === 'basic').length, 3);
@@ -147,8 +146,8 @@ test('login throttling: unknown and listed user names wait alike, and HTTP Basic
 test('a pipelined login and getter run in order: the getter sees the login', async (t) => {
   const { wsUrl } = await startTestNode(t, { 'api-access': accessFile(t, {}) });
   const ws = await connectWs(t, wsUrl);
-  ws.send(call(1, 'call', [1, 'login', ['limited', 'pw']]));
-  ws.send(call(2, 'call', [1, 'history', []]));
+  ws.send(callText(1, 'call', [1, 'login', ['limited', 'pw']]));
+  ws.send(callText(2, 'call', [1, 'history', []]));
   t.is(await ws.next(), '{"id":1,"result":true}');
   t.is(await ws.next(), '{"id":2,"result":2}');
 });

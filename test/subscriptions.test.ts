@@ -1,18 +1,11 @@
 // Subscriptions and notices over real WebSocket connections (reference §3.6, clients.md §1.4).
-import test from 'ava';
-import { fixture, startTestNode } from './helpers/node.js';
-import { WsClient, basic, connectWs } from './helpers/clients.js';
+import test, { type ExecutionContext } from 'ava';
+import { WsClient, connectWs } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
+import { generateBlocks, startDevnet } from './helpers/devnet.js';
 
-const ANY = { authorization: basic('anypass', 'x') };
-const generate = (url: string, n = 1) => rpc(url, 'debug', 'debug_generate_blocks', [DEV_WIF, n], ANY);
-
-async function devnet(t: any, options: Record<string, string> = {}) {
-  const node = await startTestNode(t, { 'api-access': fixture('api-access.json'), ...options });
-  await generate(node.httpUrl, 1);
-  return node;
-}
+const devnet = (t: ExecutionContext, options: Record<string, string> = {}) => startDevnet(t, options, { blocks: 1 });
 
 const client = connectWs;
 
@@ -34,7 +27,7 @@ test('get_full_accounts with subscribe sends the account\'s changed objects afte
   const full = await ws.call({ id: 6, method: 'call', params: [0, 'get_full_accounts', [['nathan'], true]] });
   t.is(full.result[0][0], 'nathan');
   await transfer(httpUrl, '1.2.0', 4321);
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   // As in Core: one notice for the new objects of the block, then one for the changed ones.
   const created = await nextNotice(ws);
   const changed = await nextNotice(ws);
@@ -54,7 +47,7 @@ test('get_objects subscribes to each id by default once a callback is set; set_a
   const ws = await client(t, wsUrl);
   await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] });
   await ws.call({ id: 2, method: 'get_objects', params: [['2.1.0']] });
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   const n = await nextNotice(ws);
   t.is(n.params[0], 1);
   t.deepEqual((n.params[1][0] as { id: string }[]).map((o) => o.id), ['2.1.0']);
@@ -63,12 +56,12 @@ test('get_objects subscribes to each id by default once a callback is set; set_a
   await other.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [9, false]] });
   await other.call({ id: 2, method: 'call', params: [0, 'set_auto_subscription', [false]] });
   await other.call({ id: 3, method: 'get_objects', params: [['2.1.0']] });
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   await nextNotice(ws);
   t.true(await other.quiet(300), 'no notice without subscription');
   // An explicit flag still subscribes.
   await other.call({ id: 4, method: 'get_objects', params: [['2.1.0'], true] });
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   t.is((await nextNotice(other)).params[0], 9);
 });
 
@@ -79,7 +72,7 @@ test('without a subscribe callback nothing subscribes, and other connections nev
   const loud = await client(t, wsUrl);
   await loud.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [77, false]] });
   await loud.call({ id: 2, method: 'get_objects', params: [['2.1.0']] });
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   t.is((await nextNotice(loud)).params[0], 77);
   t.true(await quiet.quiet(300));
 });
@@ -88,7 +81,7 @@ test('set_block_applied_callback sends each new block id', async (t) => {
   const { httpUrl, wsUrl } = await devnet(t);
   const ws = await client(t, wsUrl);
   t.deepEqual(await ws.call({ id: 3, method: 'call', params: [0, 'set_block_applied_callback', [3]] }), { id: 3, result: null });
-  await generate(httpUrl, 2);
+  await generateBlocks(httpUrl, 2);
   const a = await nextNotice(ws);
   const b = await nextNotice(ws);
   const head = (await rpc(httpUrl, 'database', 'get_dynamic_global_properties', [])).result;
@@ -114,11 +107,11 @@ test('after cancel_all_subscriptions no object notices arrive', async (t) => {
   await ws.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [1, false]] });
   await ws.call({ id: 2, method: 'call', params: [0, 'get_full_accounts', [['nathan'], true]] });
   await ws.call({ id: 3, method: 'get_objects', params: [['2.1.0']] });
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   await nextNotice(ws);
   t.deepEqual(await ws.call({ id: 4, method: 'call', params: [0, 'cancel_all_subscriptions', []] }), { id: 4, result: null });
   await transfer(httpUrl);
-  await generate(httpUrl, 2);
+  await generateBlocks(httpUrl, 2);
   t.true(await ws.quiet(400), 'silent after cancel_all_subscriptions');
 });
 
@@ -132,7 +125,7 @@ test('subscribing to all creations needs enable-subscribe-to-all', async (t) => 
   const all = await client(t, on.wsUrl);
   await all.call({ id: 1, method: 'call', params: [0, 'set_subscribe_callback', [8, true]] });
   await transfer(on.httpUrl, '1.2.3', 10);
-  await generate(on.httpUrl);
+  await generateBlocks(on.httpUrl);
   const created = await nextNotice(all);
   t.is(created.params[0], 8);
   t.true((created.params[1][0] as { id: string }[]).some((o) => o.id.startsWith('1.11.')), 'the new operation history object');
@@ -147,10 +140,10 @@ test('api-limit-get-full-accounts-subscribe caps the accounts one connection sub
   t.is(both.result.length, 2);
   t.is(await metric(port, 'graphene_rpc_subscriptions_refused_total', { kind: 'accounts' }), 1);
   await transfer(httpUrl, '1.2.1', 10);
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   t.true(await ws.quiet(400), 'a change to the uncapped account sends nothing');
   await transfer(httpUrl, '1.2.0', 10);
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   t.is((await nextNotice(ws)).params[0], 1);
 });
 
@@ -188,7 +181,7 @@ test('a notice never precedes the reply that registered its callback', async (t)
 test('subscribe_to_market checks its assets and is kept; unsubscribe_from_market removes it (no market exists to fire)', async (t) => {
   const { httpUrl, wsUrl } = await devnet(t);
   await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [await signedTx(httpUrl, [op.assetCreate('XUSD')], [DEV_WIF])]);
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   const ws = await client(t, wsUrl);
   t.deepEqual(await ws.call({ id: 1, method: 'call', params: [0, 'subscribe_to_market', [1, 'BTS', 'XUSD']] }), { id: 1, result: null });
   t.regex((await ws.call({ id: 2, method: 'call', params: [0, 'subscribe_to_market', [2, 'BTS', 'NOPE']] })).error.message, /no such asset/);
@@ -228,7 +221,7 @@ test('callback ids above 2^32-1 come back in notices as fc prints a uint64: a st
   blocks.send('{"id":1,"method":"call","params":[0,"set_block_applied_callback",[12345678901234567890]]}');
   t.deepEqual(JSON.parse(await blocks.next()), { id: 1, result: null });
 
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   for (const [ws, printed] of sessions) t.true((await nextNoticeText(ws)).startsWith(`{"method":"notice","params":[${printed},[`), `callback id printed as ${printed}`);
   t.regex(await nextNoticeText(blocks), /^\{"method":"notice","params":\["12345678901234567890",\["[0-9a-f]{40}"\]\]\}$/);
 });
@@ -255,7 +248,7 @@ test('max-subscribed-objects-per-connection: past the cap a call still answers i
     past.result.map((o: { id: string } | null) => o?.id ?? null),
     ['1.2.0', '2.1.0', null],
   );
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   t.true(await ws.quiet(400), 'a new block changes 2.1.0, which the cap left out: no notice');
   t.is(await metric(port, 'graphene_rpc_subscriptions_refused_total', { kind: 'objects' }), 2);
   // The cap is per connection: another one subscribes as usual.
@@ -265,7 +258,7 @@ test('max-subscribed-objects-per-connection: past the cap a call still answers i
   // set_subscribe_callback clears the subscriptions (as in Core), which frees the places.
   await ws.call({ id: 4, method: 'call', params: [0, 'set_subscribe_callback', [8, false]] });
   await ws.call({ id: 5, method: 'get_objects', params: [['2.1.0']] });
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   t.is((await nextNotice(other)).params[0], 7);
   t.is((await nextNotice(ws)).params[0], 8);
 });
@@ -283,7 +276,7 @@ test('max-subscribed-objects-per-connection: one connection asking for many abse
 test('max-market-subscriptions-per-connection: one market more is refused with an execution error naming the option; a held market may change its callback', async (t) => {
   const { httpUrl, wsUrl, port } = await devnet(t, { 'max-market-subscriptions-per-connection': '1' });
   await rpc(httpUrl, 'network_broadcast', 'broadcast_transaction', [await signedTx(httpUrl, [op.assetCreate('XUSD'), op.assetCreate('XEUR')], [DEV_WIF])]);
-  await generate(httpUrl);
+  await generateBlocks(httpUrl);
   const ws = await client(t, wsUrl);
   t.deepEqual(await ws.call({ id: 1, method: 'call', params: [0, 'subscribe_to_market', [1, 'BTS', 'XUSD']] }), { id: 1, result: null });
   t.deepEqual(await ws.call({ id: 2, method: 'call', params: [0, 'subscribe_to_market', [2, 'XUSD', 'BTS']] }), { id: 2, result: null }, 'the same market, a new callback');

@@ -38,6 +38,7 @@ import type { ChainState } from './state.js';
 import type { OperationJson } from './types.js';
 import type { Table } from './state-store.js';
 import { readFcJson } from './fc-json-reader.js';
+import { idInstance } from './object-id.js';
 
 /** CUSTOM_OPERATIONS_MAX_KEY_SIZE (custom_objects.hpp): longest catalog and key, in bytes. */
 export const MAX_KEY_SIZE = 200;
@@ -219,7 +220,7 @@ function removeObject(state: ChainState, index: StorageIndex, account: number, c
 export function applyCustomOperation(state: ChainState, index: StorageIndex, op: OperationJson): StorageOutcome | undefined {
   const f = op[1] as { payer: string; data: string };
   if (f.data.length === 0) return undefined;
-  const account = Number(f.payer.split('.')[2]);
+  const account = idInstance(f.payer);
   const map = unpackStorageMap(Buffer.from(f.data, 'hex'));
   const outcome = { skipped: 0, written: 0, removed: 0 };
   if (!map) return { ...outcome, ignored: 'the data is not a custom_plugin_operation' };

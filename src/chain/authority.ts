@@ -12,9 +12,10 @@
 
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { FC, RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
+import { ASSERT, FC, RpcError, TX_EXCEPTIONS, assertError, type FcKind, fcError } from '../errors.js';
 import { addressPrefix, parsePublicKey, publicKeyAddress, formatAddress, parseAddress as parseAddressBytes } from './public-key.js';
 import { recoverPublicKey } from './keys.js';
+import { objectIdParts } from './object-id.js';
 import { OPERATION_NAMES, canonicalOperation, signingDigest } from './serializer.js';
 
 export interface AuthorityJson {
@@ -37,10 +38,11 @@ const txError = (kind: FcKind, format: string, data: Record<string, unknown> = {
 
 const accountIdText = (instance: number): string => `1.2.${instance}`;
 
+/** An account id's instance; anything else fails as Core's conversion to account_id_type does. */
 function accountInstance(id: unknown): number {
-  const m = typeof id === 'string' ? /^1\.2\.(\d+)$/.exec(id) : null;
-  if (!m) throw new RpcError(assertError("type_id == TypeID && space_id == SpaceID: Space.Type.0 (1.2.0) doesn't match expected value ${var}", { var: id }));
-  return Number(m[1]);
+  const p = objectIdParts(id);
+  if (!p || p.space !== 1 || p.type !== 2) throw new RpcError(assertError(ASSERT.ID_TYPE_MISMATCH, { SpaceID: 1, TypeID: 2, var: id }));
+  return p.instance;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { fcTime, i64, parseFcTime } from './fc-json.js';
 import type { ChainStore } from './store.js';
 import type { ChainState } from './state.js';
 import { amountFromJson, comparePrice, invert, priceFromJson, priceOf, type Price } from './price.js';
+import { idInstance } from './object-id.js';
 
 /** `bucket-size` */
 export const TRACKED_BUCKETS: readonly number[] = [15, 60, 300, 3600, 86400];
@@ -33,7 +34,6 @@ export const volumeKey = (v: bigint): string => v.toString(16).padStart(32, '0')
 type Obj = Record<string, unknown>;
 
 const amountOf = (v: unknown): bigint => BigInt(typeof v === 'number' ? Math.trunc(v) : String(v ?? 0));
-const assetNo = (id: unknown): number => Number(String(id).split('.')[2]);
 
 /** fill_order_operation's fields, as the writer recorded them. */
 export interface FillOrder {
@@ -67,8 +67,8 @@ function removeFillsUpTo(store: ChainStore, state: ChainState, base: number, quo
 }
 
 function recordFill(store: ChainStore, state: ChainState, o: FillOrder, now: number): void {
-  let base = assetNo(o.pays.asset_id);
-  let quote = assetNo(o.receives.asset_id);
+  let base = idInstance(o.pays.asset_id);
+  let quote = idInstance(o.receives.asset_id);
   if (base > quote) [base, quote] = [quote, base];
 
   // The new fill's sequence is one below the market's newest (0 for the first): n = -sequence.
@@ -191,7 +191,7 @@ function rollOutTickers(store: ChainStore, state: ChainState, now: number): void
   // By id from the first fill not yet rolled out (lower_bound by id: one removed since is passed
   // over), through this block's own, which the store does not hold until the block is written.
   const end = state.peekInstance(5, 0);
-  for (let i = Number(rollingMin.split('.')[2]); i < end; i++) {
+  for (let i = idInstance(rollingMin); i < end; i++) {
     const his = state.find([5, 0, i]);
     if (!his) continue;
     const id = `5.0.${i}`;
@@ -202,8 +202,8 @@ function rollOutTickers(store: ChainStore, state: ChainState, now: number): void
     const o = his.op as FillOrder;
     if (skip && id === rollingMin) skip = false;
     else if (o.is_maker) {
-      let base = assetNo(o.pays.asset_id);
-      let quote = assetNo(o.receives.asset_id);
+      let base = idInstance(o.pays.asset_id);
+      let quote = idInstance(o.receives.asset_id);
       if (base > quote) [base, quote] = [quote, base];
       const { trade, fill } = tradeAndFill(o, base);
       const t = store.tickers.get([base, quote]);

@@ -49,3 +49,12 @@ export function objectIdParts(v: unknown): ObjectIdParts | undefined {
   const id = readObjectId(v);
   return typeof id === 'string' ? undefined : id;
 }
+
+/**
+ * The instance of a well-formed id, or NaN: for ids whose space and type the caller knows from where
+ * they sit (an asset id in a price, the payer of an operation the node accepted, a stored object's id).
+ */
+export function idInstance(v: unknown): number {
+  const id = readObjectId(v);
+  return typeof id === 'string' ? NaN : id.instance;
+}

@@ -1,6 +1,7 @@
 // The peer list of network_node: node-local state, not chain state, kept in its own sub-database.
-// Written only here, in the front end's thread, which holds the store's one writable handle; the
-// workers open the store read-only and serve get_potential_peers from what this wrote.
+// Written only through the block producer (BlockProducer.recordPeer), in the front end's thread, which
+// holds the store's one writable handle; the workers open the store read-only and serve
+// get_potential_peers from what this wrote.
 import type { ChainStore } from './store.js';
 import { fcTime, TIME_EPOCH } from './fc-json.js';
 

@@ -6,6 +6,7 @@
 // may we. Assets are named by their 1.3.x instance. A leaf module: it imports only fc-json.
 
 import { i64 } from './fc-json.js';
+import { idInstance } from './object-id.js';
 
 /** GRAPHENE_MAX_SHARE_SUPPLY */
 export const MAX_SHARE_SUPPLY = 1_000_000_000_000_000n;
@@ -32,7 +33,7 @@ const amountOf = (v: unknown): bigint => BigInt(typeof v === 'number' ? Math.tru
 /** An asset in JSON (`{amount, asset_id}`), as the chain stores it. */
 export function amountFromJson(v: unknown): Amount {
   const a = v as { amount?: unknown; asset_id?: unknown };
-  return { amount: amountOf(a?.amount), asset: Number(String(a?.asset_id ?? '').split('.')[2]) };
+  return { amount: amountOf(a?.amount), asset: idInstance(a?.asset_id) };
 }
 
 export const priceFromJson = (v: unknown): Price => {

@@ -25,6 +25,7 @@ import { RPC, RpcError, assertError, limitError } from '../errors.js';
 import { fcTime, parseFcTime } from './fc-json.js';
 import type { Logger } from '../log.js';
 import { publicKeyOf } from './keys.js';
+import { recordPotentialPeer } from './peers.js';
 
 /** A block as the producer announces it: what the writer applied, transactions included. */
 export type ProducedBlock = AppliedBlock;
@@ -103,6 +104,15 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     // still in the store; like Core, which keeps its pending state in memory, the node forgets them.
     const rewound = store.root.transactionSync(() => rewindPending(store));
     if (rewound > 0) log.warn({ undoEntries: rewound }, 'the store held pending changes of a previous run; they were rolled back to the head block');
+  }
+
+  /**
+   * network_node.add_node: records `endpoint` as a potential peer. The peer list is node-local state,
+   * not chain state (peers.ts), but it is written here, by the holder of the store's one writable
+   * handle, like everything else the node writes.
+   */
+  recordPeer(endpoint: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {
+    return recordPotentialPeer(this.store, endpoint, nowSeconds);
   }
 
   /** Starts producing on the interval (an interval of 0 produces only on demand). */

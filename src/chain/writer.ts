@@ -2,7 +2,7 @@
 // genesis state; later: each block) is one LMDB write transaction, so readers see all of it or none.
 
 import { type ChainStore, SCHEMA_VERSION, openChainStore } from './store.js';
-import { MAX_INSTANCE, objectIdParts } from './object-id.js';
+import { MAX_INSTANCE, idInstance, objectIdParts } from './object-id.js';
 import type { Genesis } from './genesis.js';
 import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
 import { addressPrefix, DEFAULT_ADDRESS_PREFIX } from './public-key.js';
@@ -321,7 +321,7 @@ function orderMarkets(changes: ChangeSet): Map<string, string> {
   for (const id of [...changes.created, ...changes.changed, ...changes.removed]) {
     if (!id.startsWith('1.7.')) continue;
     const o = JSON.parse(changes.json.get(id)!) as { sell_price: { base: { asset_id: string }; quote: { asset_id: string } } };
-    out.set(id, marketKey(Number(o.sell_price.base.asset_id.split('.')[2]), Number(o.sell_price.quote.asset_id.split('.')[2])));
+    out.set(id, marketKey(idInstance(o.sell_price.base.asset_id), idInstance(o.sell_price.quote.asset_id)));
   }
   return out;
 }
@@ -394,7 +394,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
       if (op[0] === 4) {
         const fill = op[1] as unknown as FillOrder;
         fills.push(fill);
-        marketFills.push({ market: marketKey(Number(fill.pays.asset_id.split('.')[2]), Number(fill.receives.asset_id.split('.')[2])), json: JSON.stringify([op, result]) });
+        marketFills.push({ market: marketKey(idInstance(fill.pays.asset_id), idInstance(fill.receives.asset_id)), json: JSON.stringify([op, result]) });
       }
     };
     input.transactions.forEach((trx, trxInBlock) => {

@@ -1,8 +1,8 @@
-// network_node_api.add_node: the one network_node call that writes. It runs in the front end, whose
-// thread holds the store's only writable handle; the reading calls run in the pool.
+// network_node_api.add_node: the one network_node call that writes. It runs in the front end and
+// writes through the block producer, which holds the store's only writable handle; the reading calls
+// run in the pool.
 import { ASSERT, RpcError, assertError } from '../errors.js';
 import { asString } from '../api/params.js';
-import { recordPotentialPeer } from '../chain/peers.js';
 import type { networkNodeApi } from '../api/sets/network-node.js';
 import type { HandlerTable } from '../api/types.js';
 import type { FrontHandler } from './types.js';
@@ -18,7 +18,7 @@ function parseEndpoint(text: string): string {
 export const networkNodeHandlers = {
   async add_node({ services }, [ep]) {
     const endpoint = parseEndpoint(asString(ep));
-    await recordPotentialPeer(services.store, endpoint, Math.floor(Date.now() / 1000));
+    await services.producer.recordPeer(endpoint);
     services.storeChanged();
     return null;
   },

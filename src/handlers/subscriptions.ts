@@ -8,6 +8,7 @@ import type { HandlerTable } from '../api/types.js';
 import type { FrontHandler } from './types.js';
 import { requireWebSocket } from './broadcast.js';
 import { marketKey } from '../chain/price.js';
+import { idInstance } from '../chain/object-id.js';
 
 const FILE = 'database_api';
 const where = (method: string) => ({ file: FILE, method });
@@ -15,7 +16,7 @@ const where = (method: string) => ({ file: FILE, method });
 const asBool = (v: unknown): boolean => asOptionalBool(v) ?? false;
 
 /** Market subscriptions are kept per unordered pair of asset ids, as the chain names markets. */
-const marketOf = (a: string, b: string): string => marketKey(Number(a.split('.')[2]), Number(b.split('.')[2]));
+const marketOf = (a: string, b: string): string => marketKey(idInstance(a), idInstance(b));
 
 export const subscriptionHandlers = {
   set_subscribe_callback({ session, services }, [cb, notifyRemoveCreate]) {

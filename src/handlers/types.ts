@@ -4,7 +4,6 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { BlockProducer } from '../chain/producer.js';
-import type { ChainStore } from '../chain/store.js';
 import type { RpcRequest } from '../protocol/jsonrpc.js';
 import type { Session } from '../session/session.js';
 import type { SubscriptionHub } from '../subscriptions/hub.js';
@@ -20,8 +19,6 @@ export interface Services {
   readonly confirmations: Confirmations;
   readonly subscriptions: SubscriptionHub;
   readonly chain: ChainLookups;
-  /** the writable store: only for node-local state outside blocks (the peer list) */
-  readonly store: ChainStore;
   /** tells the workers that the store changed, so their next reads see it */
   readonly storeChanged: () => void;
   readonly log: Logger;

@@ -10,12 +10,13 @@ import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } 
 import type { OperationJson } from '../../src/chain/evaluators.js';
 import { parseFcTime, fcTime } from '../../src/chain/fc-json.js';
 import { privateKeyFromWif } from '../../src/chain/keys.js';
+import { DEV_BLOCK_SIGNING_WIF, DEV_PUBLIC_KEY } from '../../src/chain/dev-key.js';
 import { accountCreateOp, assetCreateOp, assetIssueOp, customOp, limitOrderCancelOp, limitOrderCreateOp, transferOp } from '../../src/chain/operations.js';
 import { startTestNode, type TestNode } from './node.js';
 
 /** Graphene's well-known development key: nathan's keys and the devnet's block signing key. */
-export const DEV_WIF = '5KQwrPbwdL6PhXujxW37FSSQZ1JiwsST4cqQzDeyXtP79zkvFD3';
-export const DEV_PUB = 'BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV';
+export const DEV_WIF = DEV_BLOCK_SIGNING_WIF;
+export const DEV_PUB = DEV_PUBLIC_KEY;
 
 export interface TestChain {
   readonly dataDir: string;

@@ -15,6 +15,9 @@ export async function httpPost(url: string, body: string, headers: Record<string
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
+/** The text of a JSON-RPC call in the short form ({id, method, params}), for a body or a frame. */
+export const callText = (id: number | string, method: string, params: unknown[]): string => JSON.stringify({ id, method, params });
+
 /** A call in the call form ([set, method, params]) over HTTP, id 1; the reply parsed. */
 export async function rpc(url: string, set: string, method: string, params: unknown[], headers: Record<string, string> = {}): Promise<any> {
   return JSON.parse((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: [set, method, params] }), headers)).text);
@@ -24,6 +27,30 @@ export async function rpc(url: string, set: string, method: string, params: unkn
 export async function httpPostBytes(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | null; bytes: Buffer }> {
   const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   return { status: res.status, contentType: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+/**
+ * The text messages `ws` receives from now on, and a promise of the first `n` of them, which fails if
+ * the connection closes first: a test awaits its replies instead of polling for them.
+ */
+export function collectMessages(ws: WebSocket, n: number): { readonly texts: string[]; readonly all: Promise<string[]> } {
+  const texts: string[] = [];
+  const all = new Promise<string[]>((resolve, reject) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      texts.push(data.toString());
+      if (texts.length === n) {
+        ws.off('message', onMessage);
+        ws.off('close', onClose);
+        resolve(texts);
+      }
+    };
+    const onClose = (code: number) => reject(new Error(`the connection closed (${code}) after ${texts.length} of ${n} messages`));
+    ws.on('message', onMessage);
+    ws.once('close', onClose);
+  });
+  // The caller awaits `all` later; until then a close must not count as an unhandled rejection.
+  all.catch(() => undefined);
+  return { texts, all };
 }
 
 /** One WebSocket message as received: its bytes and whether it came in a binary frame. */

@@ -8,6 +8,8 @@ export interface CapturedLogs {
   readonly lines: Record<string, unknown>[];
   /** The first line (past or future) whose msg is `msg`; an error after `ms` so a missing event fails the test. */
   once(msg: string, ms?: number): Promise<Record<string, unknown>>;
+  /** The first `n` lines (past or future) whose msg is `msg`, once there are that many; an error after `ms`. */
+  times(msg: string, n: number, ms?: number): Promise<Record<string, unknown>[]>;
 }
 
 export function captureLogs(level = 'info'): CapturedLogs {
@@ -23,25 +25,29 @@ export function captureLogs(level = 'info'): CapturedLogs {
       },
     },
   );
+  const times = (msg: string, n: number, ms = 10_000): Promise<Record<string, unknown>[]> => {
+    const matching = () => lines.filter((l) => l.msg === msg);
+    if (matching().length >= n) return Promise.resolve(matching().slice(0, n));
+    return new Promise((resolve, reject) => {
+      const waiter = (line: Record<string, unknown>) => {
+        if (line.msg !== msg) return;
+        const found = matching();
+        if (found.length < n) return;
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        resolve(found.slice(0, n));
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`${matching().length} of ${n} log lines '${msg}' within ${ms} ms`));
+      }, ms);
+      waiters.add(waiter);
+    });
+  };
   return {
     log,
     lines,
-    once(msg, ms = 10_000) {
-      const seen = lines.find((l) => l.msg === msg);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const waiter = (line: Record<string, unknown>) => {
-          if (line.msg !== msg) return;
-          clearTimeout(timer);
-          waiters.delete(waiter);
-          resolve(line);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`no log line '${msg}' within ${ms} ms`));
-        }, ms);
-        waiters.add(waiter);
-      });
-    },
+    times,
+    once: async (msg, ms) => (await times(msg, 1, ms))[0]!,
   };
 }

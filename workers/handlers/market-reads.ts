@@ -16,6 +16,7 @@ import type { WorkerContext } from '../context.js';
 import { asObjectId } from '../../src/api/params.js';
 import { asInt64 } from './database/arguments.js';
 import { accountName } from './database/store-reads.js';
+import { idInstance } from '../../src/chain/object-id.js';
 
 export interface AssetInfo {
   readonly instance: number;
@@ -169,8 +170,8 @@ export function marketTicker(now: string, base: AssetInfo, quote: AssetInfo, mto
     quote_volume: '0',
   };
   if (!mto) return ticker;
-  const mb = Number(mto.base.split('.')[2]);
-  const mq = Number(mto.quote.split('.')[2]);
+  const mb = idInstance(mto.base);
+  const mq = idInstance(mto.quote);
   const asPrice = (b: unknown, q: unknown): Price => {
     const p: Price = { base: { amount: big(b), asset: mb }, quote: { amount: big(q), asset: mq } };
     return mb !== base.instance ? invert(p) : p;

@@ -6,6 +6,7 @@
 
 import { asString, asTime, asUint32 } from '../../../src/api/params.js';
 import { FC, RpcError, fcError } from '../../../src/errors.js';
+import { parseFcTime } from '../../../src/chain/fc-json.js';
 import { marketPriceToString, priceFromJson, priceKey, amountFromJson, amountToString, type Price } from '../../../src/chain/price.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
@@ -28,6 +29,7 @@ import { FILE, byAccountStartLimit, checkLimit, fail, pageLimit } from './checks
 import { headTime, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
+import { idInstance } from '../../../src/chain/object-id.js';
 
 /** lookup_asset_symbols({base, quote}) plus the "Invalid … asset symbol" asserts of the market calls. */
 function marketAssets(ctx: WorkerContext, method: string, base: string, quote: string): [AssetInfo, AssetInfo] {
@@ -243,8 +245,8 @@ export const marketHandlers = {
     const tickers: Record<string, unknown>[] = [];
     for (const mto of tickersByVolume(ctx)) {
       if (tickers.length >= limit) break;
-      const b = assetInfo(ctx, Number(mto.base.split('.')[2]));
-      const q = assetInfo(ctx, Number(mto.quote.split('.')[2]));
+      const b = assetInfo(ctx, idInstance(mto.base));
+      const q = assetInfo(ctx, idInstance(mto.quote));
       tickers.push(marketTicker(now, b, q, mto, getOrderBook(ctx, b.symbol, q.symbol, 1)));
     }
     out.json(tickers);
@@ -287,7 +289,7 @@ export const marketHandlers = {
     function* fills(): Generator<Fill> {
       for (const { key, value } of ctx.store.fillHistory.getRange({ start: [lo, hi, from], end: [lo, hi], reverse: true })) {
         const f = readFill(ctx, key[2], value);
-        f.time = Date.parse(`${f.obj.time}Z`) / 1000;
+        f.time = parseFcTime(f.obj.time);
         yield f;
       }
     }
