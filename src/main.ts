@@ -76,8 +76,9 @@ export interface RunningNode {
   readonly chainId: string;
   /**
    * Re-reads the access file (SIGHUP, or the file changed on disk). A valid file replaces the rules
-   * at once for new logins; sessions keep what they were granted and the IDs they hold. An invalid
-   * one is refused, logged, and the rules in force stay.
+   * at once for new logins, and for open sessions at their next accessor call (login-flow.ts
+   * allowedNow); they keep the IDs they hold. An invalid one is refused, logged, and the rules in
+   * force stay.
    */
   reloadAccess(): { readonly ok: true; readonly users: number } | { readonly ok: false; readonly error: string };
   /**

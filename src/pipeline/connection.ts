@@ -4,7 +4,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { grantFor, type AccessPolicy } from '../access.js';
-import { attemptLogin, loginFailed, takeLogin, type LoginServices } from '../handlers/login-flow.js';
+import { attemptLogin, loginFailed, noteLogins, takeLogin, type LoginServices } from '../handlers/login-flow.js';
 import { httpStatusFor, type WireError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import { Session, type Reply, type Transport } from '../session/session.js';
@@ -46,16 +46,20 @@ export interface Connection {
 export type ConnectionFactory = (transport: Transport, credentials: Credentials, address: string, sink: (reply: Reply) => void) => Connection;
 
 /** The automatic login's outcome: the session starts with what it grants (nothing for a failure). */
-function begin(login: LoginServices, session: Session, grant: Grant | undefined): void {
+function begin(login: LoginServices, session: Session, user: string, grant: Grant | undefined): void {
   let allowed: readonly string[] = [];
+  let logins: Session['logins'] = [];
   if (grant) {
     try {
       takeLogin(login, session, grant);
       allowed = grant.allowed;
+      logins = [{ user, grant }];
     } catch (err) {
       session.log.warn({ err }, 'login at connect refused');
     }
   }
+  // Kept so that a reload of the access file can re-check this login at the next accessor call.
+  noteLogins(login, session, logins);
   session.begin(allowed);
 }
 
@@ -129,15 +133,15 @@ export function connections(config: Config, login: LoginServices, pipeline: Pipe
     // Credentials are a password guess like any other: throttled, so the session's requests wait.
     if (credentials === 'malformed') {
       loginFailed(login, session, 'basic', undefined);
-      begin(login, session, undefined);
-    } else if (credentials === undefined) begin(login, session, grantFor(login.policy, '', ''));
+      begin(login, session, '', undefined);
+    } else if (credentials === undefined) begin(login, session, '', grantFor(login.policy, '', ''));
     else {
       session.holding(
         attemptLogin(login, session, 'basic', credentials.user, credentials.password).then(
-          (grant) => begin(login, session, grant),
+          (grant) => begin(login, session, credentials.user, grant),
           (err: unknown) => {
             session.log.error({ err }, 'login at connect failed');
-            begin(login, session, undefined);
+            begin(login, session, credentials.user, undefined);
           },
         ),
       );

@@ -6,7 +6,7 @@
 // It does not run calls, reach the pool or the producer, or know the transport's types: the call
 // pipeline hands it each call's future reply, and the transport receives finished replies through `sink`.
 import type { Logger } from '../log.js';
-import type { UserLimits } from '../access.js';
+import type { AccessPolicy, Grant, UserLimits } from '../access.js';
 import { SessionSubscriptions } from '../subscriptions/hub.js';
 import { RPC, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
@@ -45,6 +45,14 @@ export class Session {
   /** the access entry the session logged in under ('*' or a listed name), and its limits; none before a login succeeds */
   entry: string | undefined;
   limits: UserLimits = NO_LIMITS;
+  /**
+   * The logins `allowed` comes from (at connect, and by `login`: the last one in the current
+   * variant; every successful one in the legacy variant, whose grants add up), with the access rules
+   * they were checked under. After a reload of the access file the next accessor call checks them
+   * against the new rules (handlers/login-flow.ts allowedNow).
+   */
+  logins: readonly { readonly user: string; readonly grant: Grant }[] = [];
+  checkedUnder: AccessPolicy | undefined;
   /** API set ID → set name ("database", "login", "dummy", "history", …) */
   readonly apis: string[] = [];
   /** set name → its ID on this connection, for sets a getter has handed out */
