@@ -236,7 +236,15 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   try {
     // On-demand chains (--block-interval 0) have no head age to watch.
     const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
-    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined, blockWriteFailure: () => producer.blockWriteFailure });
+    const probes = readiness({
+      store,
+      dataDir: config.dataDir,
+      maxHeadAgeSeconds,
+      draining: () => closing !== undefined,
+      blockWriteFailure: () => producer.blockWriteFailure,
+      workers: () => ({ up: pool.workersUp, of: config.workers }),
+      minFreeDiskBytes: () => running.minFreeDiskBytes,
+    });
     const monitor = {
       scrape: () => metrics.scrape(),
       refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,

@@ -52,6 +52,18 @@ test('GET /ready does not watch the head age of a chain that makes blocks only o
   t.is((await get(`http://127.0.0.1:${port}/ready`)).status, 200);
 });
 
+test('GET /ready is 503 while the data directory\'s disk has less free than --min-free-disk-bytes, as block production sees it, and 200 once it has', async (t) => {
+  // 4 PiB: more than this disk has. On-demand blocks, so no block is tried: /ready tells before one is refused.
+  const { node, port, config } = await startTestNode(t, { 'min-free-disk-bytes': String(2 ** 52) });
+  const r = await get(`http://127.0.0.1:${port}/ready`);
+  t.is(r.status, 503);
+  t.regex(r.body.reason as string, /^data directory does not accept writes: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)$/);
+  t.is(node.producer.blockWriteFailure, undefined, 'no block was refused: the probe looked at the disk itself');
+  const { buildConfig } = await import('../src/config.js');
+  node.reloadOptions(buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'shutdown-drain-ms': '300', 'data-dir': config.dataDir }));
+  t.is((await get(`http://127.0.0.1:${port}/ready`)).status, 200);
+});
+
 test('other GETs still get 405 with a JSON-RPC error', async (t) => {
   const { port } = await startTestNode(t);
   t.is((await fetch(`http://127.0.0.1:${port}/rpc`)).status, 405);
