@@ -122,7 +122,21 @@ export type ConnectionMetrics = Pick<NodeMetrics, 'connectionsOpened' | 'notices
 
 export function connections(config: Config, login: LoginServices, pipeline: Pipeline, log: Logger, metrics?: ConnectionMetrics): ConnectionFactory {
   return (transport, credentials, address, sink) => {
-    const session = new Session(transport, address, config.loginApiVariant, log, sink, metrics?.notices);
+    // An HTTP request is a session of its own: at debug level it gets the lines a WebSocket
+    // connection gets at open and close (the transport logs those), from here, where it begins and
+    // where its reply leaves. Nothing is made for them at other levels: these are the hot path.
+    let answered: ((reply: Reply) => void) | undefined;
+    if (transport === 'http' && log.isLevelEnabled('debug')) {
+      const opened = performance.now();
+      const inner = sink;
+      answered = (reply) => {
+        inner(reply);
+        const seconds = Math.round(performance.now() - opened) / 1000;
+        session.log.debug({ address, status: reply?.status ?? 204, seconds }, 'HTTP request answered');
+      };
+    }
+    const session = new Session(transport, address, config.loginApiVariant, log, answered ?? sink, metrics?.notices);
+    if (answered) session.log.debug({ address }, 'HTTP request received');
     if (metrics) {
       metrics.connectionsOpened[transport]++;
       // Sessions by login state count WebSocket sessions: an HTTP request's lasts one call.
