@@ -198,6 +198,31 @@ test('shutdown answers the calls in flight before closing WebSockets with 1001',
   t.is(replies.length, 100, 'every call in flight was answered before the close');
 });
 
+test('shutdown past its drain bound answers every call still in flight with -32016 before closing WebSockets with 1001', async (t) => {
+  const { node, wsUrl } = await startTestNode(t, { 'shutdown-drain-ms': '0', 'max-calls-per-second': '0', 'max-pending-calls-per-connection': '5000' });
+  const { WsClient } = await import('./helpers/clients.js');
+  const ws = await WsClient.connect(wsUrl);
+  const sent = 3000;
+  for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ id: i, method: 'get_full_accounts', params: [['nathan'], false] }));
+  const replies: { id: number; result?: unknown; error?: { code: number; message: string } }[] = [JSON.parse(await ws.next(60_000))];
+  const stopped = node.close();
+  while (!ws.closed) {
+    const m = await ws.next(60_000).catch(() => undefined);
+    if (m !== undefined) replies.push(JSON.parse(m));
+  }
+  await stopped;
+  t.is(ws.closed?.code, 1001);
+  t.deepEqual(
+    replies.map((r) => r.id),
+    [...Array(sent).keys()],
+    'one reply per call, in order',
+  );
+  const failed = replies.filter((r) => r.error);
+  t.true(failed.length > 0, 'some calls were still in flight at the bound');
+  for (const r of failed) t.deepEqual(r.error, { code: -32016, message: 'Server is shutting down (not answered within --shutdown-drain-ms, 0 ms)' });
+  t.true(replies.slice(0, replies.length - failed.length).every((r) => r.result !== undefined), 'the answered ones come first');
+});
+
 test('a second node on the same data directory refuses to start, naming the holder; a stale lock is taken over', async (t) => {
   const { buildConfig } = await import('../src/config.js');
   const { startNode } = await import('../src/main.js');

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { grantFor, type AccessPolicy } from '../access.js';
 import { attemptLogin, loginFailed, noteLogins, takeLogin, type LoginServices } from '../handlers/login-flow.js';
 import { httpStatusFor, type WireError } from '../errors.js';
-import { invalidReply } from '../protocol/jsonrpc.js';
+import { errorReply, invalidReply, parseInbound } from '../protocol/jsonrpc.js';
 import { Session, type Reply, type Transport } from '../session/session.js';
 import type { Call } from './types.js';
 import type { Pipeline } from './pipeline.js';
@@ -39,6 +39,11 @@ export interface Connection {
    * --max-unread-bytes-per-connection the connection's pool calls wait until it reads.
    */
   unread(bytes: number): void;
+  /**
+   * Answers every call not answered yet with `error` now (shutdown, past --shutdown-drain-ms), in
+   * order; what they would have answered later is dropped. Returns how many.
+   */
+  abandon(error: WireError): number;
   close(): void;
 }
 
@@ -63,6 +68,21 @@ function begin(login: LoginServices, session: Session, user: string, grant: Gran
   session.begin(allowed);
 }
 
+/**
+ * The reply of a call answered with `error` before it is done: with its id, or none for a
+ * notification. A call still waiting behind a login was not read yet: it is read for its id now.
+ */
+function abandonedReply(call: Call, error: WireError, maxDepth: number): Reply {
+  let req = call.request;
+  if (!req) {
+    const inbound = parseInbound(call.text, maxDepth);
+    if (inbound.kind === 'ignore') return null;
+    if (inbound.kind === 'invalid') return { body: invalidReply(inbound.error, inbound.to), status: httpStatusFor(inbound.error) };
+    req = inbound.request;
+  }
+  return req.wantsReply ? { body: errorReply(req, error), status: httpStatusFor(error) } : null;
+}
+
 /** One message through the pipeline; its reply, at once or when the call is done. */
 function replyOf(pipeline: Pipeline, call: Call): Reply | Promise<Reply> {
   const step = pipeline.handle(call);
@@ -75,7 +95,7 @@ class PipelineConnection implements Connection {
     private readonly session: Session,
     private readonly pipeline: Pipeline,
     /** the node's options, read at each use (the limits here reload on SIGHUP) */
-    private readonly config: Pick<Config, 'maxPendingCallsPerConnection' | 'maxUnreadBytesPerConnection'>,
+    private readonly config: Pick<Config, 'maxPendingCallsPerConnection' | 'maxUnreadBytesPerConnection' | 'maxJsonDepth'>,
   ) {}
 
   get log(): Logger {
@@ -96,7 +116,7 @@ class PipelineConnection implements Connection {
     const call: Call = { session, text, arrived: performance.now() };
     // Behind a login in progress, the request runs once it is done (in arrival order).
     const held = session.held;
-    session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call));
+    session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call), false, call);
     return session.transport === 'http' || session.pending < this.config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
   }
 
@@ -110,6 +130,10 @@ class PipelineConnection implements Connection {
     this.session.isPaused = paused;
     if (paused) this.session.log.info({ unread: bytes }, 'client does not read its replies; its calls wait');
     else this.pipeline.scheduler.wake();
+  }
+
+  abandon(error: WireError): number {
+    return this.session.answerUnanswered((call) => abandonedReply(call as Call, error, this.config.maxJsonDepth));
   }
 
   close(): void {

@@ -20,6 +20,8 @@ interface Slot {
   reply: Reply | undefined;
   /** a notice rather than the reply to a request (counted in NoticeCounts) */
   readonly notice: boolean;
+  /** what the caller of enqueue gave to know the request by (answerUnanswered hands it back) */
+  readonly tag?: unknown;
 }
 
 /**
@@ -154,9 +156,9 @@ export class Session {
    * Takes the place of the next reply. The slot is taken now, when the request arrives, so the reply
    * leaves after every earlier one whatever finishes first.
    */
-  enqueue(result: Reply | Promise<Reply>, notice = false): void {
+  enqueue(result: Reply | Promise<Reply>, notice = false, tag?: unknown): void {
     if (this.closed) return;
-    const slot: Slot = { reply: undefined, notice };
+    const slot: Slot = { reply: undefined, notice, tag };
     this.queue.push(slot);
     if (!(result instanceof Promise)) {
       slot.reply = result;
@@ -184,6 +186,22 @@ export class Session {
       this.sink(reply!);
       if (notice) this.noticeCounts.sent++;
     }
+  }
+
+  /**
+   * Answers every request whose reply is not ready yet with `replyOf(tag)` now, in order (shutdown,
+   * past its drain bound); the replies they would have had are dropped when they come. Returns how
+   * many were answered so.
+   */
+  answerUnanswered(replyOf: (tag: unknown) => Reply): number {
+    let n = 0;
+    for (const slot of this.queue) {
+      if (slot.reply !== undefined || slot.notice) continue;
+      slot.reply = replyOf(slot.tag);
+      n++;
+    }
+    this.flush();
+    return n;
   }
 
   /** A finished notice text, in reply order: it never overtakes the reply to the call that asked for it. */
