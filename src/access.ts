@@ -49,6 +49,8 @@ export interface Grant {
   readonly entry: string;
   readonly allowed: readonly string[];
   readonly limits: UserLimits;
+  /** the entry it came from: after a reload, `regrant` holds the session to the entry now in force */
+  readonly from: AccessEntry;
 }
 
 /** The optional per-user limit fields, by their names in the file. */
@@ -163,13 +165,36 @@ export function grantFor(policy: AccessPolicy, user: string, password: string): 
   const e = entry ?? decoy;
   const ok = e.passwordHash === '*' || timingSafeEqual(passwordDigest(password, e.passwordSalt as Buffer), e.passwordHash);
   if (!ok || !entry) return undefined;
-  // One grant per entry, made once: every anonymous HTTP request logs in, and need not allocate to.
+  return grantOf(entry, name);
+}
+
+// One grant per entry, made once: every anonymous HTTP request logs in, and need not allocate to.
+const grants = new WeakMap<AccessEntry, Grant>();
+
+function grantOf(entry: AccessEntry, name: string): Grant {
   let grant = grants.get(entry);
-  if (!grant) grants.set(entry, (grant = Object.freeze({ entry: name, allowed: e.allowedApis, limits: e.limits })));
+  if (!grant) grants.set(entry, (grant = Object.freeze({ entry: name, allowed: entry.allowedApis, limits: entry.limits, from: entry })));
   return grant;
 }
 
-const grants = new WeakMap<AccessEntry, Grant>();
+const samePassword = (a: AccessEntry, b: AccessEntry): boolean =>
+  a.passwordHash === '*' || b.passwordHash === '*'
+    ? a.passwordHash === b.passwordHash
+    : a.passwordHash.equals(b.passwordHash) && (a.passwordSalt as Buffer).equals(b.passwordSalt as Buffer);
+
+/**
+ * What a login `user` made under earlier rules gives under `policy` (a reloaded access file), without
+ * its password, which was checked at the login and is not kept: the user must fall under the same
+ * entry as then (its own, or '*' while it is still not listed) with the same password hash and salt,
+ * and it then gets that entry's API sets and limits as they are now. Undefined when the user has lost
+ * its entry or its password was changed: the session is refused until it logs in again.
+ */
+export function regrant(policy: AccessPolicy, user: string, before: Grant): Grant | undefined {
+  const name = policy.users.has(user) ? user : '*';
+  const entry = policy.users.get(name);
+  if (!entry || name !== before.entry || !samePassword(entry, before.from)) return undefined;
+  return grantOf(entry, name);
+}
 
 /** The allowed API sets of a login, or undefined when it fails (grantFor without the limits). */
 export const authenticate = (policy: AccessPolicy, user: string, password: string): readonly string[] | undefined => grantFor(policy, user, password)?.allowed;

@@ -14,6 +14,7 @@ import { createLogger } from './log.js';
 import { startNode } from './main.js';
 import { runGenerate } from './generate-command.js';
 import { ServerPemError } from './transport/tls.js';
+import { DataDirUnusable } from './data-dir-lock.js';
 import { uwsBuild } from './transport/uws.js';
 
 /** Reads an ini file whose keys are long option names (sections are not used). */
@@ -251,7 +252,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof AccessFileError || err instanceof GenesisError || err instanceof ServerPemError) {
+  if (err instanceof ConfigError || err instanceof AccessFileError || err instanceof GenesisError || err instanceof ServerPemError || err instanceof DataDirUnusable) {
     process.stderr.write(`graphene-rpc: ${err.message}\n`);
     process.exit(2);
   }

@@ -37,6 +37,7 @@ import { parseFcTime } from './chain/fc-json.js';
 import { nodeMetrics, type BackpressureLimit } from './metrics/node-metrics.js';
 import type { LimitName } from './metrics/calls.js';
 import { idInstance } from './chain/object-id.js';
+import { RPC, limitError } from './errors.js';
 
 /** Reads the access file (or Core's default policy without one), and says what it holds. */
 function loadPolicy(config: Config, log: Logger, what: 'using' | 'reloaded'): AccessPolicy {
@@ -77,8 +78,9 @@ export interface RunningNode {
   readonly chainId: string;
   /**
    * Re-reads the access file (SIGHUP, or the file changed on disk). A valid file replaces the rules
-   * at once for new logins; sessions keep what they were granted and the IDs they hold. An invalid
-   * one is refused, logged, and the rules in force stay.
+   * at once for new logins, and for open sessions at their next accessor call (login-flow.ts
+   * allowedNow); they keep the IDs they hold. An invalid one is refused, logged, and the rules in
+   * force stay.
    */
   reloadAccess(): { readonly ok: true; readonly users: number } | { readonly ok: false; readonly error: string };
   /**
@@ -235,7 +237,15 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   try {
     // On-demand chains (--block-interval 0) have no head age to watch.
     const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
-    const probes = readiness({ store, dataDir: config.dataDir, maxHeadAgeSeconds, draining: () => closing !== undefined, blockWriteFailure: () => producer.blockWriteFailure });
+    const probes = readiness({
+      store,
+      dataDir: config.dataDir,
+      maxHeadAgeSeconds,
+      draining: () => closing !== undefined,
+      blockWriteFailure: () => producer.blockWriteFailure,
+      workers: () => ({ up: pool.workersUp, of: config.workers }),
+      minFreeDiskBytes: () => running.minFreeDiskBytes,
+    });
     const monitor = {
       scrape: () => metrics.scrape(),
       refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
@@ -306,9 +316,15 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       closing ??= (async () => {
         // /ready says 503 from here on (closing is set), so a load balancer moves traffic away.
         unwatch?.();
+        // No block after this one: production stops between blocks (a block is written whole or not
+        // at all), as witness_node's does on shutdown. A broadcast_transaction_synchronous waiting for
+        // a block would wait until the drain bound for nothing, and its transaction, still pending, is
+        // not kept: it is answered now that the node is shutting down, so that the client sends it
+        // again elsewhere; new transactions are refused the same way (producer.push).
         producer.stop();
+        confirmations.abandonAll(limitError(RPC.SHUTTING_DOWN, 'the transaction was not included in a block and is dropped'));
         const unanswered = await server.close(config.shutdownDrainMs);
-        if (unanswered > 0) log.warn({ unanswered, drainMs: config.shutdownDrainMs }, 'calls still in flight after --shutdown-drain-ms were dropped');
+        if (unanswered > 0) log.warn({ unanswered, drainMs: config.shutdownDrainMs }, 'calls still in flight after --shutdown-drain-ms were answered with -32016 (server shutting down)');
         await pool.close();
         await store.close();
         log.info('stopped');

@@ -13,6 +13,7 @@ import { freePort, listening } from './helpers/ports.js';
 import { tempDir } from './helpers/temp.js';
 import { DEV_WIF } from './helpers/chain.js';
 import { callText, collectMessages } from './helpers/clients.js';
+import { serveChild } from './helpers/child-node.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -100,6 +101,60 @@ test('serve --workers abc exits non-zero naming the option', async (t) => {
   t.regex(r.stderr, /workers/);
   t.true(r.stderr.includes('abc'), r.stderr);
   t.false(r.stderr.includes('    at '), 'a configuration error is reported without a stack trace');
+});
+
+/** Runs the CLI, killing it if it has not exited within `ms`: a hang shows as `signal` SIGKILL. */
+async function runBounded(t: ExecutionContext, args: string[], ms: number): Promise<Run> {
+  const child = start(t, args);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdin!.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+test('serve with a --data-dir that cannot be made exits by itself with one line naming the option and why', async (t) => {
+  const file = path.join(tempDir(t), 'a-file');
+  writeFileSync(file, '');
+  const cases = [
+    // mkdir under /proc fails with ENOENT: Node.js 20's recursive mkdir retried it forever.
+    { dir: '/proc/graphene-rpc-test/data', why: /^graphene-rpc: --data-dir \/proc\/graphene-rpc-test\/data: cannot create \/proc\/graphene-rpc-test \((\/proc does not allow new directories|EACCES|EPERM)\)\n$/ },
+    { dir: path.join(file, 'data'), why: new RegExp(`^graphene-rpc: --data-dir ${file}/data: ${file} is not a directory\\n$`) },
+    { dir: file, why: new RegExp(`^graphene-rpc: --data-dir ${file}: it exists and is not a directory\\n$`) },
+  ];
+  for (const { dir, why } of cases) {
+    // A bound far above a start's time, so that a hang fails the test rather than its timeout.
+    const r = await runBounded(t, ['serve', '--data-dir', dir, '--rpc-endpoint', '127.0.0.1:0', '--workers', '1'], 60_000);
+    t.is(r.signal, null, `${dir}: the node exited by itself`);
+    t.is(r.code, 2, r.stderr);
+    t.regex(r.stderr, why);
+    t.false(r.stdout.includes('serving'));
+  }
+});
+
+test('a second node on the same data directory, or on a port in use, is refused in one line naming the holder', async (t) => {
+  const dataDir = path.join(tempDir(t), 'data');
+  const first = await serveChild(['--data-dir', dataDir, '--block-interval', '0', '--workers', '1']);
+  t.teardown(() => void first.child.kill('SIGKILL'));
+  const sameDir = await runBounded(t, ['serve', '--data-dir', dataDir, '--rpc-endpoint', '127.0.0.1:0', '--workers', '1', '--block-interval', '0'], 60_000);
+  t.is(sameDir.code, 1, sameDir.stderr);
+  t.is(sameDir.stderr, `graphene-rpc: data directory ${dataDir} is in use by another node (pid ${first.child.pid}; lock file ${path.join(dataDir, 'node.lock')})\n`);
+  t.false(sameDir.stdout.includes('serving'));
+  const samePort = await runBounded(t, ['serve', '--data-dir', path.join(tempDir(t), 'data'), '--rpc-endpoint', `127.0.0.1:${first.port}`, '--workers', '1', '--block-interval', '0'], 60_000);
+  t.is(samePort.code, 1, samePort.stderr);
+  t.is(samePort.stderr, `graphene-rpc: cannot listen on 127.0.0.1:${first.port}: the port is in use by another process\n`);
+  t.false(samePort.stdout.includes('serving'));
+  // The first node serves on, alone on its port and its store.
+  const r = await fetch(first.httpUrl, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}' });
+  t.is(typeof ((await r.json()) as { result?: string }).result, 'string');
 });
 
 test('serve with a bad value in the --config file exits non-zero naming the option and the file', async (t) => {
@@ -324,25 +379,35 @@ test('hash-password refuses an empty password in one line with a non-zero exit, 
   }
 });
 
-/** The JSON log lines a child writes to stdout, as they come; `until` resolves with the first that matches. */
+/**
+ * The JSON log lines a child writes to stdout, as they come; `until` resolves with the first that
+ * matches, and fails if the child exits first. Its bound only keeps a lost event from hanging the
+ * test: it is far above a start on a loaded machine (many child nodes starting at once on 2 cores).
+ */
 function logLines(child: ChildProcess) {
   const lines: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
   let rest = '';
+  let exited = false;
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     const parts = (rest + chunk).split('\n');
     rest = parts.pop()!;
     for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as Record<string, unknown>);
     for (const w of waiters) w();
   });
-  const until = (match: (l: Record<string, unknown>) => boolean, ms = 20_000) =>
+  child.once('exit', () => {
+    exited = true;
+    for (const w of waiters) w();
+  });
+  const until = (match: (l: Record<string, unknown>) => boolean, ms = 150_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const check = () => {
         const found = lines.find(match);
-        if (!found) return;
+        if (!found && !exited) return;
         waiters.delete(check);
         clearTimeout(timer);
-        resolve(found);
+        if (found) resolve(found);
+        else reject(new Error(`the node exited (${child.exitCode ?? child.signalCode}) before the log line; saw: ${lines.map((l) => l.msg).join(' | ')}`));
       };
       const timer = setTimeout(() => {
         waiters.delete(check);

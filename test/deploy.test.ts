@@ -11,6 +11,8 @@ import { OPTIONS } from '../src/config.js';
 import { WORKER_CLOSE_TIMEOUT_MS } from '../src/pool/pool.js';
 import { headAtLeast } from './helpers/blocks.js';
 import { startTestNode } from './helpers/node.js';
+import { freePort } from './helpers/ports.js';
+import { spawn } from 'node:child_process';
 import { tempDir } from './helpers/temp.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,6 +73,15 @@ test('HAProxy checks /ready on the address the unit serves, with timeouts above 
   t.true(haproxyTimeout('tunnel') > defaultOf('ws-idle-timeout'));
 });
 
+test('HAProxy refuses /metrics on the public port, in its frontend', (t) => {
+  const frontend = /^frontend [^\n]*\n((?:[ \t]+[^\n]*\n|\n)*)/m.exec(haproxy)![1]!;
+  const rules = frontend.split('\n').filter((l) => /^\s*http-request deny\b/.test(l));
+  t.true(
+    rules.some((l) => /if \{ path \/metrics \}$/.test(l.trim())),
+    `an unconditional deny of path /metrics; found: ${rules.join(' | ')}`,
+  );
+});
+
 test('the health check request HAProxy sends, byte for byte, gets 200 from a real node', async (t) => {
   const node = await startTestNode(t, { 'block-interval': '1' });
   const { port } = node;
@@ -114,4 +125,35 @@ const haveHaproxy = which('haproxy');
     execFile('haproxy', ['-c', '-f', path.join(root, 'deploy/haproxy.cfg')], (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: stdout + stderr })),
   );
   t.is(r.code, 0, r.out);
+});
+
+(haveHaproxy ? test : test.skip)(`HAProxy with deploy/haproxy.cfg in front of a real node passes JSON-RPC, /ready and /health and answers /metrics with 403${haveHaproxy ? '' : ' — skipped: haproxy is not installed'}`, async (t) => {
+  const node = await startTestNode(t, { 'block-interval': '0' });
+  const port = await freePort();
+  // The example as shipped, but on a free loopback port, in front of the test node, with a maxconn
+  // this sandbox's file limit allows and no syslog socket (there is none here).
+  const cfg = haproxy
+    .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${port}`)
+    .replace(/^(\s*server \S+ )127\.0\.0\.1:8090( check)$/m, `$1127.0.0.1:${node.port}$2`)
+    .replace(/^(\s*)maxconn \d+$/m, '$1maxconn 1000')
+    .replace(/^\s*log \/dev\/log .*$/m, '');
+  t.true(cfg.includes(`bind 127.0.0.1:${port}`) && cfg.includes(`127.0.0.1:${node.port} check`), 'the test config points at the test node');
+  const file = path.join(tempDir(t), 'haproxy.cfg');
+  writeFileSync(file, cfg);
+  const proxy = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proxy.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  t.teardown(() => void proxy.kill('SIGKILL'));
+  const base = `http://127.0.0.1:${port}`;
+  const status = (url: string) => fetch(url).then((r) => r.status, () => 0);
+  // HAProxy sends traffic once its health checks pass (rise 2, every 2 s).
+  const deadline = Date.now() + 120_000;
+  while ((await status(`${base}/health`)) !== 200 && proxy.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  t.is(await status(`${base}/health`), 200, stderr);
+  t.is(await status(`${base}/ready`), 200);
+  t.is(await status(`${base}/metrics`), 403);
+  t.is(await status(`${base}/metrics?name=x`), 403);
+  t.is(await status(`http://127.0.0.1:${node.port}/metrics`), 200, 'the node serves its metrics to whoever reaches it directly');
+  const reply = await fetch(`${base}/`, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}' });
+  t.is(((await reply.json()) as { result: string }).result, node.node.chainId);
 });

@@ -55,6 +55,40 @@ test('passwords, Basic credentials and login arguments never reach the log, even
   t.true(logs.lines.filter((l) => l.msg === 'connection closed').every((l) => typeof l.code === 'number' && typeof l.seconds === 'number'));
 });
 
+test('at debug level each HTTP request logs its start and its answer, and behind --trusted-proxies every connection line names the client from X-Forwarded-For', async (t) => {
+  const behind = captureLogs('debug');
+  const proxied = await startTestNode(t, { 'trusted-proxies': '127.0.0.1' }, behind.log);
+  const direct = captureLogs('debug');
+  const plain = await startTestNode(t, {}, direct.log);
+  const body = JSON.stringify({ id: 1, method: 'get_chain_id', params: [] });
+  for (const node of [proxied, plain]) {
+    t.is((await httpPost(node.httpUrl, body, { 'x-forwarded-for': '203.0.113.7' })).status, 200);
+    const ws = await connectWs(t, node.wsUrl, { 'x-forwarded-for': '203.0.113.8' });
+    t.is(typeof (await ws.call({ id: 1, method: 'get_chain_id', params: [] })).result, 'string');
+    await ws.close();
+  }
+  for (const [logs, http, ws] of [
+    [behind, '203.0.113.7', '203.0.113.8'],
+    // Not from a trusted proxy: the header is not believed, the peer's address is logged.
+    [direct, '127.0.0.1', '127.0.0.1'],
+  ] as const) {
+    const received = await logs.once('HTTP request received');
+    const answered = await logs.once('HTTP request answered');
+    t.is(received.address, http);
+    t.is(answered.address, http);
+    t.is(answered.conn, received.conn);
+    t.is(answered.status, 200);
+    t.is(typeof answered.seconds, 'number');
+    t.is((await logs.once('connection opened')).address, ws);
+    t.is((await logs.once('connection closed')).address, ws);
+  }
+  // At info level, none: they are the hot path's.
+  const quiet = captureLogs('info');
+  const info = await startTestNode(t, {}, quiet.log);
+  await httpPost(info.httpUrl, body);
+  t.false(quiet.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('HTTP request')));
+});
+
 test('a flood of refused calls is logged as its first refusal, then a count at most once a second, and the rest at close', async (t) => {
   const logs = captureLogs('info');
   const { wsUrl } = await startTestNode(t, { 'max-calls-per-second': '20', 'max-pending-calls-per-connection': '10000' }, logs.log);

@@ -52,6 +52,18 @@ test('GET /ready does not watch the head age of a chain that makes blocks only o
   t.is((await get(`http://127.0.0.1:${port}/ready`)).status, 200);
 });
 
+test('GET /ready is 503 while the data directory\'s disk has less free than --min-free-disk-bytes, as block production sees it, and 200 once it has', async (t) => {
+  // 4 PiB: more than this disk has. On-demand blocks, so no block is tried: /ready tells before one is refused.
+  const { node, port, config } = await startTestNode(t, { 'min-free-disk-bytes': String(2 ** 52) });
+  const r = await get(`http://127.0.0.1:${port}/ready`);
+  t.is(r.status, 503);
+  t.regex(r.body.reason as string, /^data directory does not accept writes: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)$/);
+  t.is(node.producer.blockWriteFailure, undefined, 'no block was refused: the probe looked at the disk itself');
+  const { buildConfig } = await import('../src/config.js');
+  node.reloadOptions(buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'shutdown-drain-ms': '300', 'data-dir': config.dataDir }));
+  t.is((await get(`http://127.0.0.1:${port}/ready`)).status, 200);
+});
+
 test('other GETs still get 405 with a JSON-RPC error', async (t) => {
   const { port } = await startTestNode(t);
   t.is((await fetch(`http://127.0.0.1:${port}/rpc`)).status, 405);
@@ -83,6 +95,80 @@ test('reloading the access file: a valid one replaces the rules for new logins; 
   t.true(await canRead(httpUrl, 'two'), 'the rules in force stay');
 });
 
+test('after a reload, an open session\'s next accessor call follows the new rules for its user; the IDs it holds stay usable', async (t) => {
+  const { connectWs } = await import('./helpers/clients.js');
+  const file = path.join(tempDir(t), 'api-access.json');
+  // The password fields are made once: an entry whose password is unchanged keeps them.
+  const u = hashPassword('one');
+  const v = hashPassword('vee');
+  const write = (entries: [string, object, string[]][]) =>
+    writeFileSync(file, JSON.stringify({ permission_map: entries.map(([name, password, apis]) => [name, { ...password, allowed_apis: apis }]) }));
+  write([
+    ['u', u, ['database_api', 'history_api']],
+    ['v', v, ['database_api', 'history_api']],
+  ]);
+  const { node, wsUrl } = await startTestNode(t, { 'api-access': file });
+  const byLogin = await connectWs(t, wsUrl);
+  t.true((await byLogin.call({ id: 1, method: 'call', params: [1, 'login', ['u', 'one']] })).result);
+  t.is((await byLogin.call({ id: 2, method: 'call', params: [1, 'history', []] })).result, 2);
+  const history = { id: 3, method: 'call', params: [2, 'get_account_history', ['committee-account', '1.11.0', 1, '1.11.0']] };
+  t.deepEqual((await byLogin.call(history)).result, []);
+  // Logged in at connect, with Basic credentials.
+  const byBasic = await connectWs(t, wsUrl, { authorization: basic('v', 'vee') });
+  t.deepEqual((await byBasic.call({ id: 1, method: 'call', params: [1, 'get_available_api_sets', []] })).result, ['database_api', 'history_api']);
+  t.is((await byBasic.call({ id: 2, method: 'call', params: [1, 'history', []] })).result, 2);
+
+  // u's list changes; v's password changes.
+  write([
+    ['u', u, ['asset_api', 'database_api', 'history_api']],
+    ['v', hashPassword('vee-2'), ['database_api', 'history_api']],
+  ]);
+  t.deepEqual(node.reloadAccess(), { ok: true, users: 2 });
+  t.deepEqual((await byLogin.call({ id: 4, method: 'call', params: [1, 'get_available_api_sets', []] })).result, ['asset_api', 'database_api', 'history_api']);
+  t.is((await byLogin.call({ id: 5, method: 'call', params: [1, 'asset', []] })).result, 3, 'a set the new list adds');
+  t.is((await byLogin.call({ id: 6, method: 'call', params: [1, 'history', []] })).result, 2, 'the same ID for a set still allowed');
+  t.deepEqual((await byLogin.call(history)).result, []);
+  // The password v logged in with is not the one the file holds now: refused until it logs in again.
+  t.regex((await byBasic.call({ id: 3, method: 'call', params: [1, 'history', []] })).error.message, /Access denied/);
+  t.deepEqual((await byBasic.call({ id: 4, method: 'call', params: [1, 'get_available_api_sets', []] })).result, []);
+  t.true((await byBasic.call({ id: 5, method: 'call', params: [1, 'login', ['v', 'vee-2']] })).result);
+  t.is((await byBasic.call({ id: 6, method: 'call', params: [1, 'history', []] })).result, 2);
+
+  // u is removed: its accessor calls are refused; an ID it holds stays usable, as after a logout.
+  write([['v', v, ['database_api']]]);
+  t.deepEqual(node.reloadAccess(), { ok: true, users: 1 });
+  t.regex((await byLogin.call({ id: 7, method: 'call', params: [1, 'history', []] })).error.message, /Access denied/);
+  t.regex((await byLogin.call({ id: 8, method: 'call', params: [1, 'get_config', []] })).error.message, /Access denied, please login/);
+  t.deepEqual((await byLogin.call({ id: 9, method: 'call', params: [1, 'get_available_api_sets', []] })).result, []);
+  t.deepEqual((await byLogin.call(history)).result, [], 'an ID already handed out stays usable');
+});
+
+test('after a reload, the legacy login API re-checks each login a session made: a removed user\'s sets go, the others stay', async (t) => {
+  const { connectWs } = await import('./helpers/clients.js');
+  const file = path.join(tempDir(t), 'api-access.json');
+  const u = hashPassword('one');
+  const v = hashPassword('vee');
+  const write = (entries: [string, object, string[]][]) =>
+    writeFileSync(file, JSON.stringify({ permission_map: entries.map(([name, password, apis]) => [name, { ...password, allowed_apis: apis }]) }));
+  write([
+    ['u', u, ['history_api']],
+    ['v', v, ['asset_api']],
+  ]);
+  const { node, wsUrl } = await startTestNode(t, { 'api-access': file, 'login-api-variant': 'legacy' });
+  const ws = await connectWs(t, wsUrl);
+  // Legacy logins add up: the session may use both users' sets.
+  t.true((await ws.call({ id: 1, method: 'call', params: [1, 'login', ['u', 'one']] })).result);
+  t.true((await ws.call({ id: 2, method: 'call', params: [1, 'login', ['v', 'vee']] })).result);
+  const historyId = (await ws.call({ id: 3, method: 'call', params: [1, 'history', []] })).result as number;
+  t.is(typeof historyId, 'number');
+  t.is(typeof (await ws.call({ id: 4, method: 'call', params: [1, 'asset', []] })).result, 'number');
+  write([['v', v, ['asset_api']]]);
+  t.deepEqual(node.reloadAccess(), { ok: true, users: 1 });
+  t.is((await ws.call({ id: 5, method: 'call', params: [1, 'history', []] })).error.message, 'Execution error: Assert Exception: _history_api: ');
+  t.is(typeof (await ws.call({ id: 6, method: 'call', params: [1, 'asset', []] })).result, 'number');
+  t.deepEqual((await ws.call({ id: 7, method: 'call', params: [historyId, 'get_account_history', ['committee-account', '1.11.0', 1, '1.11.0']] })).result, []);
+});
+
 test('an access file changed on disk is picked up without a signal', async (t) => {
   const file = path.join(tempDir(t), 'api-access.json');
   writeFileSync(file, accessWith('one'));
@@ -110,6 +196,31 @@ test('shutdown answers the calls in flight before closing WebSockets with 1001',
   await stopped;
   t.is(ws.closed?.code, 1001);
   t.is(replies.length, 100, 'every call in flight was answered before the close');
+});
+
+test('shutdown past its drain bound answers every call still in flight with -32016 before closing WebSockets with 1001', async (t) => {
+  const { node, wsUrl } = await startTestNode(t, { 'shutdown-drain-ms': '0', 'max-calls-per-second': '0', 'max-pending-calls-per-connection': '5000' });
+  const { WsClient } = await import('./helpers/clients.js');
+  const ws = await WsClient.connect(wsUrl);
+  const sent = 3000;
+  for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ id: i, method: 'get_full_accounts', params: [['nathan'], false] }));
+  const replies: { id: number; result?: unknown; error?: { code: number; message: string } }[] = [JSON.parse(await ws.next(60_000))];
+  const stopped = node.close();
+  while (!ws.closed) {
+    const m = await ws.next(60_000).catch(() => undefined);
+    if (m !== undefined) replies.push(JSON.parse(m));
+  }
+  await stopped;
+  t.is(ws.closed?.code, 1001);
+  t.deepEqual(
+    replies.map((r) => r.id),
+    [...Array(sent).keys()],
+    'one reply per call, in order',
+  );
+  const failed = replies.filter((r) => r.error);
+  t.true(failed.length > 0, 'some calls were still in flight at the bound');
+  for (const r of failed) t.deepEqual(r.error, { code: -32016, message: 'Server is shutting down (not answered within --shutdown-drain-ms, 0 ms)' });
+  t.true(replies.slice(0, replies.length - failed.length).every((r) => r.result !== undefined), 'the answered ones come first');
 });
 
 test('a second node on the same data directory refuses to start, naming the holder; a stale lock is taken over', async (t) => {

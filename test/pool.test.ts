@@ -7,6 +7,9 @@ import { buildConfig } from '../src/config.js';
 import { WORKER_CLOSE_TIMEOUT_MS, openPool } from '../src/pool/pool.js';
 import { HARD_BOUND_GRACE_MS, fairScheduler } from '../src/pool/scheduler.js';
 import { captureLogs } from './helpers/logs.js';
+import { tempDir } from './helpers/temp.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 test('close() terminates a worker stuck in a call after the close timeout, and the stuck call gets -32603, logged', async (t) => {
   t.is(WORKER_CLOSE_TIMEOUT_MS, 5000, 'the default the README documents');
@@ -38,6 +41,31 @@ test('a task past its hard time bound is aborted: its worker is replaced, its ca
   // The one worker was replaced: the next call is served.
   const next = await scheduler.submit({ isClosed: false, isPaused: false }, 'light', { set: 'database', method: 'get_chain_id', params: [] });
   t.is(new TextDecoder().decode(next as Uint8Array), 'get_chain_id');
+});
+
+test('workersUp counts the threads that are up: a worker being replaced is not one until its replacement has started', async (t) => {
+  const dataDir = tempDir(t);
+  const config = buildConfig({ workers: '2', 'log-level': 'silent', 'data-dir': dataDir });
+  const pool = openPool(config, captureLogs('warn').log, { workerFile: new URL('./fixtures/stuck-worker.js', import.meta.url).href, closeTimeoutMs: 200 });
+  t.teardown(() => pool.close());
+  await pool.ready();
+  const upBy = async (n: number) => {
+    const deadline = Date.now() + 60_000;
+    while (pool.workersUp !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    return pool.workersUp;
+  };
+  // The 'up' messages come on the event loop, after the counter ready() waits for.
+  t.is(await upBy(2), 2);
+  // Threads started from now on wait before they come up (the fixture looks for this file).
+  const hold = path.join(dataDir, 'hold-worker-start');
+  writeFileSync(hold, '');
+  const scheduler = fairScheduler(pool, { maxQueued: 100 });
+  const stuck = await scheduler.submit({ isClosed: false, isPaused: false }, 'heavy', { set: 'database', method: 'hang', params: [], deadline: Date.now(), budgetMs: 7 });
+  t.is((stuck as { error: { code: number } }).error.code, -32012);
+  // The stuck thread is gone and its replacement has not come up.
+  t.is(pool.workersUp, 1);
+  rmSync(hold);
+  t.is(await upBy(2), 2, 'the replacement counts once it is up');
 });
 
 test('a worker entry that fails to load fails its thread with the cause, not with "no handler"', async (t) => {

@@ -7,12 +7,12 @@ import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
 import { setAddressPrefix } from '../src/chain/public-key.js';
 import { decode } from '../src/protocol/codec.js';
-import type { PoolAnswer, PoolTask, WorkerInit } from '../src/protocol/thread-messages.js';
+import type { PoolAnswer, PoolTask, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { runCall } from './run-call.js';
 import type { WorkerContext } from './context.js';
 import { createLogger } from '../src/log.js';
-import { threadId } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 
 const init = Piscina.workerData as WorkerInit;
@@ -38,7 +38,7 @@ const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat
 // The kernel's id of this thread, so that an operator's `top -H` or the bench (which splits CPU time
 // into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.
 log.info({ tid: kernelThreadId() }, 'worker thread started');
-Atomics.add(new Int32Array(init.ready), 0, 1);
+parentPort!.postMessage({ workerUp: threadId } satisfies WorkerUp);
 
 function kernelThreadId(): number | undefined {
   try {

@@ -214,6 +214,8 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
   push(trx: unknown): string {
     // It could only wait for a block that cannot be written; the client may send it to another node.
     if (this.failure) throw this.notWritable(this.failure);
+    // Stopped (the node is shutting down): no block will take it, and pending transactions are not kept.
+    if (this.stopped) throw new RpcError(limitError(RPC.SHUTTING_DOWN, 'transactions are not accepted while it stops'));
     const { checked } = this.apply(trx, true);
     this.pending.push(checked);
     this.pendingIds.add(checked.id);

@@ -52,7 +52,9 @@ export const broadcastHandlers = {
     // expired while pending) is answered with the reason instead of never.
     return new Promise((resolve, reject) =>
       waitFor(services.confirmations, session, id, (c) =>
-        'dropped' in c ? reject(new RpcError(assertError('false: ${reason}', { reason: c.dropped }, where('broadcast_transaction_synchronous')))) : resolve(c),
+        'dropped' in c
+          ? reject(new RpcError(c.error ?? assertError('false: ${reason}', { reason: c.dropped }, where('broadcast_transaction_synchronous'))))
+          : resolve(c),
       ),
     );
   },

@@ -2,6 +2,7 @@
 // broadcast_transaction_synchronous resolves its reply. Built once per block from the producer's
 // report, in the block's order.
 import type { ProducedBlock } from '../chain/producer.js';
+import type { WireError } from '../errors.js';
 
 /** transaction_confirmation, reflected as (id)(block_num)(trx_num)(trx). */
 export interface Confirmation {
@@ -11,8 +12,11 @@ export interface Confirmation {
   trx: Record<string, unknown>;
 }
 
-/** Called with the confirmation, or with the reason the transaction will never be confirmed. */
-export type Waiter = (c: Confirmation | { dropped: string }) => void;
+/**
+ * Called with the confirmation, or with the reason the transaction will never be confirmed (and the
+ * error to answer with, when it is not the usual assertion: the node shutting down).
+ */
+export type Waiter = (c: Confirmation | { dropped: string; error?: WireError }) => void;
 
 export class Confirmations {
   private readonly waiters = new Map<string, Waiter[]>();
@@ -49,6 +53,13 @@ export class Confirmations {
     if (!list) return;
     this.waiters.delete(txid);
     for (const w of list) w({ dropped: reason });
+  }
+
+  /** No block will come any more (the node is stopping): every waiter gets `error`, now. */
+  abandonAll(error: WireError): void {
+    const lists = [...this.waiters.values()];
+    this.waiters.clear();
+    for (const list of lists) for (const w of list) w({ dropped: error.message, error });
   }
 
   get size(): number {

@@ -2,7 +2,7 @@
 // throttled (login-throttle.ts), checked as Core checks it (access.ts), and held to the user's
 // `max_connections` from the access file.
 import { RPC, RpcError, limitError } from '../errors.js';
-import { grantFor, type AccessPolicy, type Grant } from '../access.js';
+import { grantFor, regrant, type AccessPolicy, type Grant } from '../access.js';
 import type { Logger } from '../log.js';
 import type { Session } from '../session/session.js';
 import { pause, type LoginThrottle } from './login-throttle.js';
@@ -111,4 +111,42 @@ export function dropLogin(svc: LoginServices, s: Session): void {
   svc.users.leave(s);
   s.entry = undefined;
   s.limits = NONE;
+}
+
+/**
+ * Records the logins the session's API sets come from (none after a failed login or a logout), and
+ * that they were checked under the rules in force now.
+ */
+export function noteLogins(svc: LoginServices, s: Session, logins: Session['logins']): void {
+  s.logins = logins;
+  s.checkedUnder = svc.policy;
+}
+
+/**
+ * The API sets the session may use, as an accessor call (a login getter, get_config,
+ * get_available_api_sets) must see them: when the access file was reloaded since its logins were
+ * checked, they are checked against the new rules first (access.ts regrant). A user whose entry is
+ * gone or whose password changed loses what that login gave; one whose entry lists other sets gets
+ * those, and its entry's new limits. The IDs the session holds are not touched: as after a logout,
+ * an ID already handed out stays usable (reference: login_api, "already allocated API set IDs are
+ * still accessible").
+ */
+export function allowedNow(svc: LoginServices, s: Session): readonly string[] {
+  if (s.checkedUnder === svc.policy) return s.allowed;
+  const before = s.allowed;
+  const logins: { user: string; grant: Grant }[] = [];
+  let lastGrant: Grant | undefined;
+  for (const l of s.logins) {
+    lastGrant = regrant(svc.policy, l.user, l.grant);
+    if (lastGrant) logins.push({ user: l.user, grant: lastGrant });
+  }
+  if (s.logins.length > 0) {
+    // The session's limits are its last login's; its place under max_connections stays as counted.
+    if (lastGrant) s.limits = lastGrant.limits;
+    else dropLogin(svc, s);
+    s.allowed = logins.length === 1 ? logins[0]!.grant.allowed : [...new Set(logins.flatMap((l) => l.grant.allowed))].sort();
+  }
+  noteLogins(svc, s, logins);
+  if (s.allowed.join() !== before.join()) s.log.info({ before, allowed: s.allowed }, 'api-access file reloaded: this session\'s API sets changed');
+  return s.allowed;
 }

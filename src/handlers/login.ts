@@ -8,7 +8,7 @@ import type { loginApiCurrent, loginApiLegacy, dummyApi } from '../api/sets/logi
 import type { HandlerTable } from '../api/types.js';
 import { UNKEPT } from '../api/unkept.js';
 import type { FrontHandler } from './types.js';
-import { attemptLogin, dropLogin, takeLogin } from './login-flow.js';
+import { allowedNow, attemptLogin, dropLogin, noteLogins, takeLogin } from './login-flow.js';
 
 /**
  * Said in get_config after Core's application options: the calls that answer as Core does on a
@@ -34,7 +34,7 @@ const pluginMissing = (setName: string, config: Config): string | undefined => {
 
 function currentGetter(setName: string): FrontHandler {
   return ({ session: s, services }) => {
-    if (!s.allowed.includes(`${setName}_api`)) throw new RpcError(assertError(ASSERT.ACCESS_DENIED, {}, where(setName)));
+    if (!allowedNow(services.login, s).includes(`${setName}_api`)) throw new RpcError(assertError(ASSERT.ACCESS_DENIED, {}, where(setName)));
     const plugin = pluginMissing(setName, services.config);
     if (plugin) throw new RpcError(assertError(plugin, {}, where(setName)));
     return s.register(setName);
@@ -42,9 +42,9 @@ function currentGetter(setName: string): FrontHandler {
 }
 
 function legacyGetter(setName: string): FrontHandler {
-  return ({ session: s }) => {
+  return ({ session: s, services }) => {
     // Legacy getters assert that the API object exists, i.e. that a login enabled it.
-    if (!s.allowed.includes(`${setName}_api`)) {
+    if (!allowedNow(services.login, s).includes(`${setName}_api`)) {
       throw new RpcError(assertError(legacyGetterAssert(`${setName}_api`), {}, where(setName)));
     }
     return s.register(setName);
@@ -79,9 +79,11 @@ export const currentLoginHandlers = {
         // A failed login revokes what the session had.
         session.allowed = [];
         dropLogin(services.login, session);
+        noteLogins(services.login, session, []);
         if (!grant) return false;
         takeLogin(services.login, session, grant);
         session.allowed = grant.allowed;
+        noteLogins(services.login, session, [{ user, grant }]);
         return true;
       }),
     );
@@ -89,13 +91,14 @@ export const currentLoginHandlers = {
   logout({ session, services }) {
     session.allowed = [];
     dropLogin(services.login, session);
+    noteLogins(services.login, session, []);
     return false;
   },
   get_info({ services }) {
     return services.config.apiNodeInfo;
   },
   get_config({ session, services }) {
-    if (session.allowed.length === 0) throw new RpcError(assertError(ASSERT.CONFIG_DENIED, {}, where('get_config')));
+    if (allowedNow(services.login, session).length === 0) throw new RpcError(assertError(ASSERT.CONFIG_DENIED, {}, where('get_config')));
     const c = services.config;
     // Core's options first, in its order; then this node's own limits, which Core does not have.
     return {
@@ -108,8 +111,8 @@ export const currentLoginHandlers = {
       calls_answered_without_data: ANSWERED_WITHOUT_DATA,
     };
   },
-  get_available_api_sets({ session }) {
-    return session.allowed;
+  get_available_api_sets({ session, services }) {
+    return allowedNow(services.login, session);
   },
   ...getters,
   custom_operations: currentGetter('custom_operations'),
@@ -123,10 +126,13 @@ export const legacyLoginHandlers = {
       attemptLogin(services.login, s, 'login', user, password).then((grant) => {
         // A failed legacy login revokes nothing.
         if (!grant) return false;
+        // What earlier logins gave, checked against the rules in force if the access file was reloaded since.
+        const before = allowedNow(services.login, s);
         takeLogin(services.login, s, grant);
         // Success enables each allowed set anew (re-creating its API object), on top of what was enabled.
         for (const name of grant.allowed) s.getterIds.delete(name.replace(/_api$/, ''));
-        s.allowed = [...new Set([...s.allowed, ...grant.allowed])].sort();
+        s.allowed = [...new Set([...before, ...grant.allowed])].sort();
+        noteLogins(services.login, s, [...s.logins, { user, grant }]);
         return true;
       }),
     );

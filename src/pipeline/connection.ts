@@ -4,9 +4,9 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { grantFor, type AccessPolicy } from '../access.js';
-import { attemptLogin, loginFailed, takeLogin, type LoginServices } from '../handlers/login-flow.js';
+import { attemptLogin, loginFailed, noteLogins, takeLogin, type LoginServices } from '../handlers/login-flow.js';
 import { httpStatusFor, type WireError } from '../errors.js';
-import { invalidReply } from '../protocol/jsonrpc.js';
+import { errorReply, invalidReply, parseInbound } from '../protocol/jsonrpc.js';
 import { Session, type Reply, type Transport } from '../session/session.js';
 import type { Call } from './types.js';
 import type { Pipeline } from './pipeline.js';
@@ -39,6 +39,11 @@ export interface Connection {
    * --max-unread-bytes-per-connection the connection's pool calls wait until it reads.
    */
   unread(bytes: number): void;
+  /**
+   * Answers every call not answered yet with `error` now (shutdown, past --shutdown-drain-ms), in
+   * order; what they would have answered later is dropped. Returns how many.
+   */
+  abandon(error: WireError): number;
   close(): void;
 }
 
@@ -46,17 +51,36 @@ export interface Connection {
 export type ConnectionFactory = (transport: Transport, credentials: Credentials, address: string, sink: (reply: Reply) => void) => Connection;
 
 /** The automatic login's outcome: the session starts with what it grants (nothing for a failure). */
-function begin(login: LoginServices, session: Session, grant: Grant | undefined): void {
+function begin(login: LoginServices, session: Session, user: string, grant: Grant | undefined): void {
   let allowed: readonly string[] = [];
+  let logins: Session['logins'] = [];
   if (grant) {
     try {
       takeLogin(login, session, grant);
       allowed = grant.allowed;
+      logins = [{ user, grant }];
     } catch (err) {
       session.log.warn({ err }, 'login at connect refused');
     }
   }
+  // Kept so that a reload of the access file can re-check this login at the next accessor call.
+  noteLogins(login, session, logins);
   session.begin(allowed);
+}
+
+/**
+ * The reply of a call answered with `error` before it is done: with its id, or none for a
+ * notification. A call still waiting behind a login was not read yet: it is read for its id now.
+ */
+function abandonedReply(call: Call, error: WireError, maxDepth: number): Reply {
+  let req = call.request;
+  if (!req) {
+    const inbound = parseInbound(call.text, maxDepth);
+    if (inbound.kind === 'ignore') return null;
+    if (inbound.kind === 'invalid') return { body: invalidReply(inbound.error, inbound.to), status: httpStatusFor(inbound.error) };
+    req = inbound.request;
+  }
+  return req.wantsReply ? { body: errorReply(req, error), status: httpStatusFor(error) } : null;
 }
 
 /** One message through the pipeline; its reply, at once or when the call is done. */
@@ -71,7 +95,7 @@ class PipelineConnection implements Connection {
     private readonly session: Session,
     private readonly pipeline: Pipeline,
     /** the node's options, read at each use (the limits here reload on SIGHUP) */
-    private readonly config: Pick<Config, 'maxPendingCallsPerConnection' | 'maxUnreadBytesPerConnection'>,
+    private readonly config: Pick<Config, 'maxPendingCallsPerConnection' | 'maxUnreadBytesPerConnection' | 'maxJsonDepth'>,
   ) {}
 
   get log(): Logger {
@@ -92,7 +116,7 @@ class PipelineConnection implements Connection {
     const call: Call = { session, text, arrived: performance.now() };
     // Behind a login in progress, the request runs once it is done (in arrival order).
     const held = session.held;
-    session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call));
+    session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call), false, call);
     return session.transport === 'http' || session.pending < this.config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
   }
 
@@ -108,6 +132,10 @@ class PipelineConnection implements Connection {
     else this.pipeline.scheduler.wake();
   }
 
+  abandon(error: WireError): number {
+    return this.session.answerUnanswered((call) => abandonedReply(call as Call, error, this.config.maxJsonDepth));
+  }
+
   close(): void {
     this.session.close();
   }
@@ -118,7 +146,21 @@ export type ConnectionMetrics = Pick<NodeMetrics, 'connectionsOpened' | 'notices
 
 export function connections(config: Config, login: LoginServices, pipeline: Pipeline, log: Logger, metrics?: ConnectionMetrics): ConnectionFactory {
   return (transport, credentials, address, sink) => {
-    const session = new Session(transport, address, config.loginApiVariant, log, sink, metrics?.notices);
+    // An HTTP request is a session of its own: at debug level it gets the lines a WebSocket
+    // connection gets at open and close (the transport logs those), from here, where it begins and
+    // where its reply leaves. Nothing is made for them at other levels: these are the hot path.
+    let answered: ((reply: Reply) => void) | undefined;
+    if (transport === 'http' && log.isLevelEnabled('debug')) {
+      const opened = performance.now();
+      const inner = sink;
+      answered = (reply) => {
+        inner(reply);
+        const seconds = Math.round(performance.now() - opened) / 1000;
+        session.log.debug({ address, status: reply?.status ?? 204, seconds }, 'HTTP request answered');
+      };
+    }
+    const session = new Session(transport, address, config.loginApiVariant, log, answered ?? sink, metrics?.notices);
+    if (answered) session.log.debug({ address }, 'HTTP request received');
     if (metrics) {
       metrics.connectionsOpened[transport]++;
       // Sessions by login state count WebSocket sessions: an HTTP request's lasts one call.
@@ -129,15 +171,15 @@ export function connections(config: Config, login: LoginServices, pipeline: Pipe
     // Credentials are a password guess like any other: throttled, so the session's requests wait.
     if (credentials === 'malformed') {
       loginFailed(login, session, 'basic', undefined);
-      begin(login, session, undefined);
-    } else if (credentials === undefined) begin(login, session, grantFor(login.policy, '', ''));
+      begin(login, session, '', undefined);
+    } else if (credentials === undefined) begin(login, session, '', grantFor(login.policy, '', ''));
     else {
       session.holding(
         attemptLogin(login, session, 'basic', credentials.user, credentials.password).then(
-          (grant) => begin(login, session, grant),
+          (grant) => begin(login, session, credentials.user, grant),
           (err: unknown) => {
             session.log.error({ err }, 'login at connect failed');
-            begin(login, session, undefined);
+            begin(login, session, credentials.user, undefined);
           },
         ),
       );

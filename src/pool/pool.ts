@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { encode } from '../protocol/codec.js';
-import type { PoolAnswer, PoolTask, WorkerInit } from '../protocol/thread-messages.js';
+import { isWorkerUp, type PoolAnswer, type PoolTask, type WorkerInit } from '../protocol/thread-messages.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 
 /**
@@ -43,6 +43,11 @@ export interface CallPool {
   readonly workers: number;
   /** worker threads running a task now */
   readonly busyWorkers: number;
+  /**
+   * Worker threads up now: started, store open, not failed. Below `workers` while a thread is being
+   * replaced (one that failed or ran past its hard time bound) until its replacement is up.
+   */
+  readonly workersUp: number;
   /** Tells the workers that the store changed (after a block): their next reads see it. */
   storeChanged(): void;
   /** Resolves once every worker has loaded and opened the store. */
@@ -65,14 +70,12 @@ export interface PoolOptions {
 }
 
 export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): CallPool {
-  const ready = new SharedArrayBuffer(4);
-  const readyCount = new Int32Array(ready);
   const storeVersion = new SharedArrayBuffer(4);
   const version = new Int32Array(storeVersion);
   const cancelSlots = TASKS_PER_WORKER * config.workers * MAX_CALLS_PER_TASK;
   const cancelled = new SharedArrayBuffer(4 * cancelSlots);
   const cancelFlags = new Int32Array(cancelled);
-  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, ready, storeVersion, cancelled };
+  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled };
   const piscina = new Piscina({
     filename: WORKER_LOADER,
     minThreads: config.workers,
@@ -84,6 +87,20 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     workerData: init,
     closeTimeout: opts.closeTimeoutMs ?? WORKER_CLOSE_TIMEOUT_MS,
   });
+  // Threads that said they are up (their store open), by threadId. piscina drops a thread that
+  // fails from its list (and a thread that has ended has threadId -1), so only live ones count.
+  const up = new Set<number>();
+  piscina.on('message', (m: unknown) => {
+    if (isWorkerUp(m)) up.add(m.workerUp);
+  });
+  const workersUp = (): number => {
+    const threads = piscina.threads;
+    let n = 0;
+    for (const w of threads) if (up.has(w.threadId)) n++;
+    // Forget the threads that are gone, so that replacements over months do not grow the set.
+    if (up.size > threads.length) for (const id of [...up]) if (!threads.some((w) => w.threadId === id)) up.delete(id);
+    return n;
+  };
   // A worker that dies is replaced by piscina; its task rejects (below): its calls run again one to a
   // task, and the one that fails alone gets -32603.
   piscina.on('error', (err: unknown) => {
@@ -136,6 +153,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
       // Ready threads minus the idle ones; a thread still starting (a replacement) counts as busy.
       return Math.max(0, piscina.threads.length - piscina.idleThreads);
     },
+    get workersUp() {
+      return workersUp();
+    },
     runTask,
     storeChanged() {
       Atomics.add(version, 0, 1);
@@ -144,7 +164,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     // the node does not serve (and tests do not close it) before every worker is up.
     async ready(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      while (Atomics.load(readyCount, 0) < config.workers) {
+      while (workersUp() < config.workers) {
         if (Date.now() > deadline) throw new Error(`worker threads did not start within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 5));
       }

@@ -36,12 +36,21 @@ export interface Subscriptions {
  * some, or an error as plain data. */
 export type PoolAnswer = Uint8Array | { readonly bytes: Uint8Array; readonly subscriptions: Subscriptions } | { readonly error: WireError };
 
-/** What each worker thread receives: the config, and a counter it bumps once its store is open. */
+/**
+ * What a worker thread posts (parentPort) once its store is open, with its threadId: the pool counts
+ * the threads that are up from these, so that a thread being replaced or still starting is not one.
+ */
+export interface WorkerUp {
+  readonly workerUp: number;
+}
+
+export const isWorkerUp = (m: unknown): m is WorkerUp => typeof m === 'object' && m !== null && typeof (m as WorkerUp).workerUp === 'number';
+
+/** What each worker thread receives: the config, and the counter of the store's writes. */
 export interface WorkerInit {
   /** the module the worker runs (workers/load.cts imports it), by URL */
   readonly entry: string;
   readonly config: Config;
-  readonly ready: SharedArrayBuffer;
   /**
    * A counter bumped after every write to the store (a block, a peer). A worker whose last reads saw
    * an older value starts its next call on a fresh read snapshot: lmdb-js renews read transactions

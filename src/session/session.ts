@@ -6,7 +6,7 @@
 // It does not run calls, reach the pool or the producer, or know the transport's types: the call
 // pipeline hands it each call's future reply, and the transport receives finished replies through `sink`.
 import type { Logger } from '../log.js';
-import type { UserLimits } from '../access.js';
+import type { AccessPolicy, Grant, UserLimits } from '../access.js';
 import { SessionSubscriptions } from '../subscriptions/hub.js';
 import { RPC, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
@@ -20,6 +20,8 @@ interface Slot {
   reply: Reply | undefined;
   /** a notice rather than the reply to a request (counted in NoticeCounts) */
   readonly notice: boolean;
+  /** what the caller of enqueue gave to know the request by (answerUnanswered hands it back) */
+  readonly tag?: unknown;
 }
 
 /**
@@ -45,6 +47,14 @@ export class Session {
   /** the access entry the session logged in under ('*' or a listed name), and its limits; none before a login succeeds */
   entry: string | undefined;
   limits: UserLimits = NO_LIMITS;
+  /**
+   * The logins `allowed` comes from (at connect, and by `login`: the last one in the current
+   * variant; every successful one in the legacy variant, whose grants add up), with the access rules
+   * they were checked under. After a reload of the access file the next accessor call checks them
+   * against the new rules (handlers/login-flow.ts allowedNow).
+   */
+  logins: readonly { readonly user: string; readonly grant: Grant }[] = [];
+  checkedUnder: AccessPolicy | undefined;
   /** API set ID → set name ("database", "login", "dummy", "history", …) */
   readonly apis: string[] = [];
   /** set name → its ID on this connection, for sets a getter has handed out */
@@ -146,9 +156,9 @@ export class Session {
    * Takes the place of the next reply. The slot is taken now, when the request arrives, so the reply
    * leaves after every earlier one whatever finishes first.
    */
-  enqueue(result: Reply | Promise<Reply>, notice = false): void {
+  enqueue(result: Reply | Promise<Reply>, notice = false, tag?: unknown): void {
     if (this.closed) return;
-    const slot: Slot = { reply: undefined, notice };
+    const slot: Slot = { reply: undefined, notice, tag };
     this.queue.push(slot);
     if (!(result instanceof Promise)) {
       slot.reply = result;
@@ -176,6 +186,22 @@ export class Session {
       this.sink(reply!);
       if (notice) this.noticeCounts.sent++;
     }
+  }
+
+  /**
+   * Answers every request whose reply is not ready yet with `replyOf(tag)` now, in order (shutdown,
+   * past its drain bound); the replies they would have had are dropped when they come. Returns how
+   * many were answered so.
+   */
+  answerUnanswered(replyOf: (tag: unknown) => Reply): number {
+    let n = 0;
+    for (const slot of this.queue) {
+      if (slot.reply !== undefined || slot.notice) continue;
+      slot.reply = replyOf(slot.tag);
+      n++;
+    }
+    this.flush();
+    return n;
   }
 
   /** A finished notice text, in reply order: it never overtakes the reply to the call that asked for it. */

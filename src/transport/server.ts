@@ -14,7 +14,7 @@ import * as uWS from './uws.js';
 import type { Config, Endpoint } from '../config.js';
 import { LogBudget, type Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
-import { RPC, httpStatusFor, protocolError } from '../errors.js';
+import { RPC, httpStatusFor, limitError, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import type { Connection, ConnectionFactory, Credentials } from '../pipeline/connection.js';
 import { connectionLimits, type Refusal } from './connection-limits.js';
@@ -49,8 +49,9 @@ export interface RpcServer {
   /** HTTP requests received and not yet answered in full. */
   readonly httpRequests: number;
   /**
-   * Stops accepting, lets the calls in flight be answered for up to `drainMs`, then closes every
-   * WebSocket with 1001 (their later replies are dropped). Resolves with the calls still unanswered.
+   * Stops accepting, lets the calls in flight be answered for up to `drainMs`, then answers the ones
+   * still unanswered with -32016 (server shutting down) and closes every WebSocket with 1001.
+   * Resolves with the calls it answered so.
    */
   close(drainMs?: number): Promise<number>;
 }
@@ -173,6 +174,8 @@ export async function startServer(
   const tlsApp = config.rpcTlsEndpoint && pem ? sslApp(pem) : undefined;
   const app = onEvery(tlsApp ? [plainApp, tlsApp] : [plainApp]);
   const sockets = new Set<uWS.WebSocket<WsData>>();
+  /** HTTP requests handed to a connection and not answered yet (shutdown answers them past the drain) */
+  const httpCalls = new Set<Connection>();
   const maxBody = config.maxRequestBytes;
   const limits = connectionLimits(config);
   /** Counts what a WebSocket holds queued, and closes it when the node is over budget and it over its share. */
@@ -370,6 +373,7 @@ export async function startServer(
       answered = true;
       release();
       conn?.close();
+      if (conn) httpCalls.delete(conn);
     });
     /** Writes the body with backpressure: what the socket cannot take now is held here, counted, and sent as it drains. */
     const sendBody = (body: string | Uint8Array) => {
@@ -446,12 +450,15 @@ export async function startServer(
       }
       const text = chunks === undefined ? decoder.decode(chunk) : Buffer.concat([...chunks, Buffer.from(chunk)]).toString('utf8');
       conn = newConnection('http', credentialsFrom(authorization), address, (reply) => {
+        if (conn) httpCalls.delete(conn);
         if (reply === null) write(204, undefined);
         else write(reply.status, reply.body);
       });
+      httpCalls.add(conn);
       try {
         conn.receive(text);
       } catch (err) {
+        httpCalls.delete(conn);
         conn.log.error({ err }, 'request handling failed');
         write(500, invalidReply(protocolError(RPC.INTERNAL)));
       }
@@ -490,7 +497,13 @@ export async function startServer(
       };
       const deadline = Date.now() + drainMs;
       while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
-      const left = inFlight();
+      // Past the bound: what is still unanswered gets the error now, before its connection closes.
+      let left = 0;
+      if (inFlight() > 0) {
+        const error = limitError(RPC.SHUTTING_DOWN, `not answered within --shutdown-drain-ms, ${drainMs} ms`);
+        for (const ws of sockets) left += ws.getUserData().conn?.abandon(error) ?? 0;
+        for (const conn of [...httpCalls]) left += conn.abandon(error);
+      }
       for (const ws of [...sockets]) {
         ws.getUserData().conn?.close();
         ws.end(1001, 'server shutting down');

@@ -11,7 +11,10 @@ import type { TestNode } from './node.js';
 export function headAtLeast(node: TestNode, n: number, ms = 15_000): Promise<number> {
   const { producer } = node.node;
   return new Promise((resolve, reject) => {
+    let done = false;
     const finish = (err: Error | undefined, head?: number) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
       producer.off('block', onBlock);
       if (err) reject(err);
@@ -25,6 +28,8 @@ export function headAtLeast(node: TestNode, n: number, ms = 15_000): Promise<num
     producer.on('block', onBlock);
     rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', []).then(
       (reply: { result: { head_block_number: number } }) => {
+        // Seen already (a block came first): the test may have stopped the node, whose answer is then an error.
+        if (done) return;
         if (reply.result.head_block_number >= n) finish(undefined, reply.result.head_block_number);
       },
       (err: Error) => finish(err),

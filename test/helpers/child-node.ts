@@ -62,7 +62,9 @@ export async function serveChild(args: string[], how: { node?: string; cli?: str
       check();
     });
   try {
-    const serving = await line((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket', 'serving');
+    // A start waits for the store and every worker: on a loaded machine with many child nodes
+    // starting at once that takes far longer than a call; the bound only keeps a hang from lasting.
+    const serving = await line((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket', 'serving', 150_000);
     const port = serving.port as number;
     return { child, port, httpUrl: `http://127.0.0.1:${port}/rpc`, lines, line, stderr: () => stderr };
   } catch (err) {

@@ -51,6 +51,7 @@ export function fakeNode(opts: FakeNodeOptions = {}) {
   const pool: Omit<CallPool, 'cancel' | 'cancelSlots'> = {
     workers: opts.workers ?? 2,
     busyWorkers: 0,
+    workersUp: opts.workers ?? 2,
     runTask: (batch) => {
       tasks.push([...batch]);
       return Promise.all(
