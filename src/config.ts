@@ -265,7 +265,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'max-connections', key: 'maxConnections', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'WebSocket connections and HTTP requests in progress the node holds at once; more are refused with HTTP 503 and error -32014' },
   { name: 'max-connections-per-ip', key: 'maxConnectionsPerIp', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'The same, per client address' },
   { name: 'trusted-proxies', key: 'trustedProxies', kind: { type: 'list' }, default: '', help: 'Comma-separated peer addresses (load balancers) whose X-Forwarded-For header names the client address' },
-  { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed; 0 disables (pings are sent automatically)' },
+  { name: 'ws-idle-timeout', key: 'wsIdleTimeout', kind: { type: 'int', min: 0, max: 960 }, default: '120', help: 'Seconds without traffic before a WebSocket is closed: 0 (never) or 8 to 960 (pings are sent automatically)' },
   { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
   { name: 'min-free-disk-bytes', key: 'minFreeDiskBytes', kind: { type: 'int', min: 0, max: 2 ** 52 }, default: String(64 * 1024 * 1024), help: 'Bytes that must stay free on the data directory\'s disk; below it blocks are not written and transactions get error -32015 until space returns (0: not checked); reloads on SIGHUP' },
   { name: 'ws-max-pings-per-second', key: 'wsMaxPingsPerSecond', kind: { type: 'int', min: 1, max: 100_000 }, default: '10', help: 'WebSocket ping frames a client may send per second (uWebSockets.js answers each with a pong); a client over it is disconnected with close code 1008' },
@@ -396,6 +396,12 @@ export function resolveConfig(
   const tls = out.rpcTlsEndpoint as Endpoint | null;
   if (tls && tls.port !== 0 && tls.port === plain.port && tls.host === plain.host) {
     throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' expects a HOST:PORT other than --rpc-endpoint's, got '${tls.host}:${tls.port}'`);
+  }
+  // uWebSockets.js aborts the whole process (std::terminate, "idleTimeout must be either 0 or greater
+  // than 8") at listen for an idle timeout of 1 to 7 s: refused here with its source instead.
+  const idle = out.wsIdleTimeout as number;
+  if (idle > 0 && idle < 8) {
+    throw new ConfigError(`${wheres['ws-idle-timeout']}: option 'ws-idle-timeout' expects 0 or an integer from 8 to 960, got '${idle}' (uWebSockets.js takes no shorter idle timeout)`);
   }
   return { config: deepFreeze(out as unknown as Config), sources: Object.freeze(sources) };
 }

@@ -217,6 +217,16 @@ test('an environment variable that names no option stops start-up; a bad value n
   });
 });
 
+test('--ws-idle-timeout of 1 to 7 s stops start-up with a config error (uWebSockets.js would abort the process at listen); 0 and 8 are taken', (t) => {
+  for (const v of ['1', '7']) {
+    t.throws(() => resolveConfig({ 'ws-idle-timeout': v }, {}, 'config file', {}), {
+      message: `command line: option 'ws-idle-timeout' expects 0 or an integer from 8 to 960, got '${v}' (uWebSockets.js takes no shorter idle timeout)`,
+    });
+  }
+  t.is(resolveConfig({ 'ws-idle-timeout': '0' }, {}, 'config file', {}).config.wsIdleTimeout, 0);
+  t.is(resolveConfig({ 'ws-idle-timeout': '8' }, {}, 'config file', {}).config.wsIdleTimeout, 8);
+});
+
 test('--workers auto picks the number of CPU cores, and is the default', (t) => {
   t.is(buildConfig({ workers: 'auto' }).workers, Math.min(256, os.availableParallelism()));
   t.is(buildConfig({}).workers, Math.min(256, os.availableParallelism()));

@@ -484,11 +484,21 @@ test('over-long names, symbols and keys name nothing: answered as Core answers a
     t.deepEqual(await f.result('list_assets', [symbol, 2]), await f.result('list_assets', ['A'.repeat(20), 2]));
     const key = `BTS${'5'.repeat(length)}`;
     const started = performance.now();
+    // Core decodes the base58 (37 bytes and more), reads the first 37 as key and checksum, and its
+    // checksum assert fails; a character that is no base58 digit fails the decoding first.
     const keyError = await f.error('get_key_references', [[key]]);
-    t.is(keyError.code, 8, 'out_of_range, as an fc exception');
-    t.regex(keyError.message, /longer than any public key/);
-    t.true(keyError.message.length < 400, 'the error does not echo the whole argument');
+    t.is(keyError.code, 10, 'the checksum assert');
+    t.regex(keyError.message, /Assert Exception: fc::ripemd160::hash\( \(char\*\) key_data\.data\(\), key_data\.size\(\) \)\._hash\[0\]\.value\(\) == bin_key\.check/);
+    const notBase58 = await f.error('get_key_references', [[`BTS${'0'.repeat(length)}`]]);
+    t.is(notBase58.code, 4, 'parse_error_exception, as fc::from_base58 throws');
+    t.regex(notBase58.message, /Unable to decode base58 string 0+…/);
+    t.true(notBase58.message.length < 400, 'the error does not echo the whole argument');
     t.is(await f.result('is_public_key_registered', [key]), false);
+    const address = await f.error('get_balance_objects', [[`BTS${'5'.repeat(length)}`]]);
+    t.regex(address.message, /is_valid\( base58str \): invalid address BTS5+…/);
+    t.true(address.message.length < 400);
     t.log(`${length}: key refused in ${Math.round(performance.now() - started)} ms`);
   }
+  // Text short enough to decode (60 digits, 44 bytes) gets the same checksum assert.
+  t.regex((await f.error('get_key_references', [[`BTS${'5'.repeat(60)}`]])).message, /== bin_key\.check/);
 });

@@ -2,7 +2,7 @@
 // other, the health check they configure is answered by a real node, and each file passes its own
 // tool's check where the tool is installed (systemd-analyze verify, haproxy -c).
 import test from 'ava';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,7 +12,6 @@ import { WORKER_CLOSE_TIMEOUT_MS } from '../src/pool/pool.js';
 import { headAtLeast } from './helpers/blocks.js';
 import { startTestNode } from './helpers/node.js';
 import { freePort } from './helpers/ports.js';
-import { spawn } from 'node:child_process';
 import { tempDir } from './helpers/temp.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -156,4 +155,47 @@ const haveHaproxy = which('haproxy');
   t.is(await status(`http://127.0.0.1:${node.port}/metrics`), 200, 'the node serves its metrics to whoever reaches it directly');
   const reply = await fetch(`${base}/`, { method: 'POST', body: '{"id":1,"method":"get_chain_id","params":[]}' });
   t.is(((await reply.json()) as { result: string }).result, node.node.chainId);
+});
+
+(haveHaproxy ? test : test.skip)(`behind deploy/haproxy.cfg, pipelined requests are answered in order and two Content-Length headers get HAProxy's 400 (README "Behind a proxy")${haveHaproxy ? '' : ' — skipped: haproxy is not installed'}`, async (t) => {
+  const node = await startTestNode(t, { 'block-interval': '1' });
+  await headAtLeast(node, 1);
+  const front = await freePort();
+  // The shipped file with this test's addresses; no syslog, and a maxconn a test machine's file
+  // descriptor limit allows.
+  const cfg = haproxy
+    .replace(/^\s*log \/dev\/log local0$/m, '')
+    .replace(/maxconn \d+/, 'maxconn 500')
+    .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${front}`)
+    .replace(/^(\s*server \S+) 127\.0\.0\.1:8090 check$/m, `$1 127.0.0.1:${node.port} check`);
+  const file = path.join(tempDir(t), 'haproxy.cfg');
+  writeFileSync(file, cfg);
+  const proxy = spawn('haproxy', ['-f', file, '-db'], { stdio: 'ignore' });
+  t.teardown(() => void proxy.kill());
+  // HAProxy sends traffic once its health check finds the node ready.
+  while ((await fetch(`http://127.0.0.1:${front}/ready`).then((r) => r.status, () => 0)) !== 200) await new Promise((r) => setTimeout(r, 200));
+  const body = '{"id":1,"method":"get_chain_id","params":[]}';
+  const post = `POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const until = (text: string, done: (got: string) => boolean) =>
+    new Promise<string>((resolve, reject) => {
+      const s = net.connect(front, '127.0.0.1', () => s.write(text));
+      let got = '';
+      s.setEncoding('latin1');
+      s.on('data', (d: string) => {
+        got += d;
+        if (done(got)) {
+          s.destroy();
+          resolve(got);
+        }
+      });
+      s.on('close', () => resolve(got));
+      s.on('error', reject);
+    });
+  const results = (got: string) => got.match(/"result":"[0-9a-f]{64}"/g)?.length ?? 0;
+  const pipelined = await until(post + post, (got) => results(got) === 2);
+  t.deepEqual(pipelined.match(/HTTP\/1\.1 \d+/g), ['HTTP/1.1 200', 'HTTP/1.1 200']);
+  t.is(results(pipelined), 2);
+  const conflicting = await until(`POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nContent-Length: 5\r\n\r\n${body}`, (got) => got.includes('\r\n\r\n'));
+  t.regex(conflicting, /^HTTP\/1\.1 400 /);
+  t.notRegex(conflicting, /-32600/, "HAProxy's refusal: the request never reached the node");
 });

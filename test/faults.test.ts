@@ -21,10 +21,12 @@ const call = (method: string, extra: Partial<PoolTask> = {}): PoolTask => ({ set
 function faultyNode(t: import('ava').ExecutionContext, workers: number) {
   const logs = captureLogs('warn');
   const config = buildConfig({ workers: String(workers), 'log-level': 'silent' });
-  const pool = openPool(config, logs.log, { workerFile: FAULTY, closeTimeoutMs: 200 });
+  // What the node's graphene_rpc_workers_replaced_total counts (src/main.ts passes the same hook).
+  const replaced = { n: 0 };
+  const pool = openPool(config, logs.log, { workerFile: FAULTY, closeTimeoutMs: 200, onWorkerReplaced: () => void replaced.n++ });
   t.teardown(() => pool.close());
   const scheduler = fairScheduler(pool, { maxQueued: 1000 });
-  return { pool, scheduler, logs };
+  return { pool, scheduler, logs, replaced };
 }
 
 /** Every worker of a pool of `workers` serves: as many concurrent calls as workers, each answered. */
@@ -34,8 +36,9 @@ async function capacityIsBack(scheduler: ReturnType<typeof fairScheduler>, worke
 }
 
 for (const fault of ['throw', 'exit', 'crash'] as const) {
-  test(`a worker that fails (${fault}): its call gets -32603 at once, logged with its calls; the worker is replaced and other connections' calls are answered`, async (t) => {
-    const { pool, scheduler, logs } = faultyNode(t, 2);
+  const lost = fault !== 'throw';
+  test(`a worker that fails (${fault}): its call gets -32603 at once, logged with its calls; ${lost ? 'the worker is replaced and counted' : 'the worker lives on, no replacement counted'}; other connections' calls are answered`, async (t) => {
+    const { pool, scheduler, logs, replaced } = faultyNode(t, 2);
     await pool.ready();
     const a: Owner = { isClosed: false, isPaused: false };
     const b: Owner = { isClosed: false, isPaused: false };
@@ -48,13 +51,18 @@ for (const fault of ['throw', 'exit', 'crash'] as const) {
     t.deepEqual((await Promise.all(others)).map(text), ['other0', 'other1', 'other2', 'other3', 'other4']);
     const line = await logs.once('worker task failed; its calls get -32603');
     t.deepEqual(line.calls, [`database.${fault}`]);
+    // The counter moves before the failing call is answered (piscina removes the thread first).
+    // A task that throws leaves its thread serving: no replacement.
+    t.is(replaced.n, lost ? 1 : 0, 'graphene_rpc_workers_replaced_total');
+    if (lost) t.truthy(await logs.once('a worker thread ended; piscina starts another'));
     // Every worker is back (a failed one replaced): repeated rounds of as many calls as workers are all served.
     for (let round = 0; round < 3; round++) t.deepEqual(await capacityIsBack(scheduler, 2), ['ok0', 'ok1', 'ok2', 'ok3', 'ok4', 'ok5']);
+    t.is(replaced.n, lost ? 1 : 0, 'no other thread was lost');
   });
 }
 
 test('a worker that hangs: its call gets -32012 after its budget, the worker is replaced, and the other worker serves other connections meanwhile', async (t) => {
-  const { pool, scheduler, logs } = faultyNode(t, 2);
+  const { pool, scheduler, logs, replaced } = faultyNode(t, 2);
   await pool.ready();
   const a: Owner = { isClosed: false, isPaused: false };
   const b: Owner = { isClosed: false, isPaused: false };
@@ -66,20 +74,25 @@ test('a worker that hangs: its call gets -32012 after its budget, the worker is 
   t.deepEqual(await hung, { error: { code: -32012, message: `Call exceeded its time budget (${budgetMs} ms: --call-budget-ms)` } });
   t.true(Date.now() - started >= budgetMs, 'not before its budget');
   t.truthy(await logs.once('a task ran past its hard time bound; its worker thread was replaced'));
+  t.is(replaced.n, 1, 'graphene_rpc_workers_replaced_total');
   t.true(HARD_BOUND_GRACE_MS > 0);
   for (let round = 0; round < 3; round++) t.deepEqual(await capacityIsBack(scheduler, 2), ['ok0', 'ok1', 'ok2', 'ok3', 'ok4', 'ok5']);
+  t.is(replaced.n, 1);
 });
 
 test('faults one after another: each failing call gets its error and the pool keeps serving', async (t) => {
-  const { pool, scheduler } = faultyNode(t, 1);
+  const { pool, scheduler, replaced } = faultyNode(t, 1);
   await pool.ready();
   const o: Owner = { isClosed: false, isPaused: false };
   let injected = 0;
+  let lost = 0;
   for (const fault of ['exit', 'throw', 'crash', 'exit', 'hang', 'crash', 'throw', 'exit']) {
     const deadline = Date.now() + (fault === 'hang' ? 100 : 60_000);
     const answer = await scheduler.submit(o, 'heavy', call(fault, { deadline, budgetMs: fault === 'hang' ? 100 : 60_000 }));
     t.true('error' in answer && [-32603, -32012].includes(answer.error.code), `${fault}: ${text(answer)}`);
     injected++;
+    if (fault !== 'throw') lost++;
+    t.is(replaced.n, lost, `replacements counted after ${fault}`);
     t.is(text(await scheduler.submit(o, 'light', call('after'))), 'after', `served after ${fault}`);
   }
   t.log(`${injected} faults injected in a row on a one-worker pool`);
@@ -110,12 +123,15 @@ test('a handler that throws inside the real worker code: that call gets -32603 a
 });
 
 test('a light call that fails takes nothing with it: the other calls of its task are answered', async (t) => {
-  const { pool, scheduler } = faultyNode(t, 1);
+  const { pool, scheduler, replaced } = faultyNode(t, 1);
   await pool.ready();
   for (const fault of ['throw', 'exit', 'crash'] as const) {
+    const before = replaced.n;
     const owners: Owner[] = Array.from({ length: 6 }, () => ({ isClosed: false, isPaused: false }));
     // Submitted in one turn, light: they travel in one task.
     const answers = await Promise.all(owners.map((o, i) => scheduler.submit(o, 'light', call(i === 2 ? fault : `mate${i}`))));
     t.deepEqual(answers.map(text), ['mate0', 'mate1', JSON.stringify({ error: { code: -32603, message: 'Internal error' } }), 'mate3', 'mate4', 'mate5'], fault);
+    // A failing call costs its thread twice: in the task it travelled in, and when it runs alone.
+    t.is(replaced.n - before, fault === 'throw' ? 0 : 2, `${fault}: replacements counted`);
   }
 });

@@ -3,7 +3,8 @@
 // checked whole (test/helpers/store-check.ts: every block 1..head present and linked, every operation
 // of every block present and indexed, nothing of a partial block), then the node is started again
 // on it and must serve and go on producing. The kill moments come from a fixed seed (KILL_SEED),
-// printed, so a failing sequence can be run again.
+// printed, with a generator of its own for each test, so a failing test can be run again alone
+// (`npx ava … --match`) and kills at the same moments.
 import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -13,14 +14,14 @@ import { CLI, serveChild, type ChildNode } from './helpers/child-node.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { checkStore, type StoreCheck } from './helpers/store-check.js';
 import { tempDir } from './helpers/temp.js';
+import { prng } from '../src/prng.js';
 
 const SEED = Number(process.env.KILL_SEED ?? 9);
-let state = SEED;
-/** Seeded: the same KILL_SEED kills at the same offsets. */
-const random = () => {
-  state = (state * 1103515245 + 12345) & 0x7fffffff;
-  return state / 0x80000000;
-};
+/**
+ * The kill offsets of one test: the same KILL_SEED kills at the same offsets, and no test's draws
+ * depend on which other tests ran before it.
+ */
+const offsets = (test: 'production' | 'generate') => prng(SEED * 2 + (test === 'production' ? 0 : 1));
 
 function accessFile(t: ExecutionContext): string {
   const file = path.join(tempDir(t, 'graphene-rpc-kill-access-'), 'api-access.json');
@@ -64,6 +65,7 @@ test(`kill -9 during block production, again and again (seed ${SEED}): every res
   t.timeout(120_000);
   const dataDir = tempDir(t, 'graphene-rpc-kill-');
   const access = accessFile(t);
+  const random = offsets('production');
   let lastHead = 0;
   let restarts = 0;
   for (let round = 0; round < 4; round++) {
@@ -98,29 +100,51 @@ test(`kill -9 during block production, again and again (seed ${SEED}): every res
   t.log(`${restarts} kills and restarts checked`);
 });
 
+/**
+ * Resolves once `generate` (another process, still writing) has committed block `target`, with the
+ * head then, read from its store by a reader process (helpers/await-block.ts); undefined if generate
+ * ends without reaching it. A kill before its first block would test only an empty or genesis-only store.
+ */
+async function blockOf(dataDir: string, target: number, child: ChildNode['child']): Promise<number | undefined> {
+  const reader = spawn(process.execPath, [AWAIT_BLOCK, dataDir, String(target), String(child.pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  reader.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  // 'close', not 'exit': its output is all read by then.
+  await new Promise<void>((r) => reader.once('close', () => r()));
+  return out.trim() === '' ? undefined : Number(out.trim());
+}
+const AWAIT_BLOCK = new URL('./helpers/await-block.js', import.meta.url).pathname;
+/** Blocks `generate` writes with the arguments below: 4 of accounts, then transfers. */
+const GENERATED_BLOCKS = 11;
+
 test(`kill -9 during generate (seed ${SEED}): the store holds whole blocks only, and a node started on it serves and produces`, async (t) => {
-  t.timeout(120_000);
+  t.timeout(180_000);
   const access = accessFile(t);
+  const random = offsets('generate');
   let restarts = 0;
   for (let round = 0; round < 3; round++) {
     const dataDir = path.join(tempDir(t, 'graphene-rpc-kill-generate-'), 'data');
     const child = spawn(process.execPath, [CLI, 'generate', '--data-dir', dataDir, '--accounts', '100', '--operations', '6000', '--seed', String(round + 1)], { stdio: 'ignore' });
     t.teardown(() => kill(child));
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    // Kill once the store exists, at a seeded moment 600 to 2400 ms later: generate writes its first
-    // blocks (accounts) after about a second and is done after about 2.5 s on the 2-core machine.
-    while (!existsSync(path.join(dataDir, 'chain')) && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
-    await Promise.race([new Promise((r) => setTimeout(r, 600 + Math.floor(random() * 1800))), exited]);
+    // Kill once generate has committed a seeded block (1 to 9 of its 11), then a seeded 0 to 300 ms
+    // later: the kills land all through the chain whatever the machine's speed (blocks 5 to 11 take
+    // 1.5 to 5 s on the 2-core machine), never before the first block, and seldom after the last.
+    const target = 1 + Math.floor(random() * (GENERATED_BLOCKS - 2));
+    const seen = await blockOf(dataDir, target, child);
+    t.not(seen, undefined, `round ${round}: generate committed block ${target} before it ended`);
+    await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
+    const finished = child.exitCode !== null;
     await kill(child);
     const check = await checkStore(dataDir);
     t.deepEqual(check.problems, [], `round ${round}: ${described(check)}`);
-    t.log(`round ${round}: generate killed at ${described(check)}`);
+    t.true(check.head >= seen! && check.head > 0, `round ${round}: killed at head ${check.head}, after block ${seen!} was seen`);
+    t.log(`round ${round}: generate ${finished ? 'had finished before the kill' : 'killed'} at ${described(check)} (block ${seen!} seen)`);
     restarts++;
     // A node started on what generate left serves it, produces on top of it, and survives a kill there too.
     const node = await startNode(dataDir, access);
     t.teardown(() => kill(node.child));
     const head = (await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number as number;
-    t.is(head, Math.max(check.head, 0));
+    t.is(head, check.head);
     t.is((await rpc(node.httpUrl, 'debug', 'debug_generate_blocks', [DEV_WIF, 2])).result, null);
     t.is((await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number, head + 2);
     await kill(node.child);

@@ -65,7 +65,10 @@ export interface PoolOptions {
   readonly workerFile?: string;
   /** ms; default WORKER_CLOSE_TIMEOUT_MS */
   readonly closeTimeoutMs?: number;
-  /** told each time a worker thread is terminated or fails and piscina replaces it (the node's metrics) */
+  /**
+   * told each time a worker thread ends while the pool is open and piscina replaces it (the node's
+   * metrics): terminated past its hard time bound, exited, or crashed, with or without a task
+   */
   readonly onWorkerReplaced?: () => void;
 }
 
@@ -102,9 +105,19 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     return n;
   };
   // A worker that dies is replaced by piscina; its task rejects (below): its calls run again one to a
-  // task, and the one that fails alone gets -32603.
+  // task, and the one that fails alone gets -32603. piscina emits 'error' only for a worker that
+  // fails with no task on it; one that exits or crashes during a task just rejects that task.
   piscina.on('error', (err: unknown) => {
     log.error({ err }, 'worker thread failed; piscina replaces it');
+  });
+  // Replacements are counted where piscina removes a thread, the one place every cause passes
+  // (terminated past its bound, exited, crashed, with or without a task). A task's rejection cannot
+  // tell them apart: a handler's thrown error and a crash both arrive as the worker's Error, but only
+  // the crash costs a thread. close() removes every thread too; those are not replacements.
+  let closing = false;
+  piscina.on('workerDestroy', (worker: { id: number }) => {
+    if (closing) return;
+    log.warn({ thread: worker.id }, 'a worker thread ended; piscina starts another');
     opts.onWorkerReplaced?.();
   });
   /**
@@ -125,7 +138,6 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
         if (signal?.aborted) {
           // piscina has terminated the worker running it and starts a new one: capacity comes back.
           log.warn({ calls }, 'a task ran past its hard time bound; its worker thread was replaced');
-          opts.onWorkerReplaced?.();
           return tasks.map((t) => ({ error: limitError(RPC.BUDGET_EXCEEDED, `${t.budgetMs ?? config.callBudgetMs} ms: --call-budget-ms`) }));
         }
         if (tasks.length > 1) {
@@ -169,6 +181,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
         await new Promise((r) => setTimeout(r, 5));
       }
     },
-    close: () => piscina.close({ force: false }),
+    close: () => {
+      closing = true;
+      return piscina.close({ force: false });
+    },
   };
 }
