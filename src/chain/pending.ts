@@ -29,6 +29,7 @@ const TABLES = [
   'accountOrderPrices',
   'orderExpirations',
   'balanceOwners',
+  'governance',
 ] as const satisfies readonly (keyof StateStore)[];
 type TableName = (typeof TABLES)[number];
 

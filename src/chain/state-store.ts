@@ -6,7 +6,7 @@
 // top of it one for the transaction being tried, merged down only if it applies. So accepting one
 // more transaction costs the same however many are pending, and a refused one leaves no trace.
 
-import type { ObjectKey, OrderPriceKey } from './store.js';
+import type { GovernanceKey, ObjectKey, OrderPriceKey } from './store.js';
 
 /** The operations of an lmdb-js Database that evaluation uses. */
 export interface Table<V, K> {
@@ -69,6 +69,7 @@ export interface StateStore {
   readonly accountOrderPrices: Table<number, [number, number, number, string, number]>;
   readonly orderExpirations: RangeTable<number, [number, number]>;
   readonly balanceOwners: Table<number, [string, number, number]>;
+  readonly governance: RangeTable<number, GovernanceKey>;
 }
 
 /** Writes kept in memory over a base table; `commit` replays them onto the base. */
@@ -176,6 +177,7 @@ export function overlayStore(base: StateStore): OverlayStore {
     accountOrderPrices: new OverlayTable(base.accountOrderPrices),
     orderExpirations: new OverlayRangeTable(base.orderExpirations),
     balanceOwners: new OverlayTable(base.balanceOwners),
+    governance: new OverlayRangeTable(base.governance),
   };
   return {
     ...tables,

@@ -29,6 +29,10 @@
 //    one sub-database of keys, each key led by the number of the index it belongs to
 //    (account-storage.ts), with the catalog and key texts as hex of their bytes, so that they sort
 //    as Core's std::string does, byte by byte, whatever bytes they hold.
+//  - Witnesses (1.6.x), committee members (1.5.x), workers (1.14.x) and vesting balances (1.13.x)
+//    are objects too; one sub-database of keys (`governance`, governance.ts) holds Core's indexes of
+//    them that evaluators and reads need: by account (witness and committee by_account, worker and
+//    vesting balance by_account) and by vote id (by_vote_id, worker by_vote_for and by_vote_against).
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -118,6 +122,8 @@ export interface ChainStore {
   readonly balanceOwners: Database<number, [string, number, number]>;
   /** the custom_operations plugin's indexes of account storage objects (account-storage.ts) */
   readonly accountStorage: Database<number, StorageIndexKey>;
+  /** Core's by-account and by-vote-id indexes of 1.5/1.6/1.13/1.14 objects (governance.ts) */
+  readonly governance: Database<number, GovernanceKey>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   /**
@@ -132,8 +138,17 @@ export interface ChainStore {
  * 2: the operation index (operationIndex). 3: limit orders and market history (empty before).
  * 4: the custom_operations plugin's account storage (empty before: no chain had custom operations).
  * 5: account history pages (accountPages), built from the per-operation history.
+ * 6: the governance index (witnesses and committee members by account and vote id; workers and
+ * vesting balances, which no older store has), built from the genesis' witnesses and committee.
  */
-export const SCHEMA_VERSION = '5';
+export const SCHEMA_VERSION = '6';
+
+/**
+ * A key of the governance index: `['a', type, account, instance]` (the 1.type.instance object
+ * belongs to account: by_account), or `['v', vote type, vote instance]` (→ the instance of the
+ * object holding that vote id; a worker's vote_against too).
+ */
+export type GovernanceKey = ['a', number, number, number] | ['v', number, number];
 
 /** A key of the account storage indexes: the index's number, then its fields (account-storage.ts). */
 export type StorageIndexKey = (number | string)[];
@@ -159,6 +174,8 @@ export const OBJ = {
   ticker: [5, 2],
   tickerMeta: [5, 3],
   accountStorage: [7, 0],
+  vestingBalance: [1, 13],
+  worker: [1, 14],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
@@ -205,6 +222,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const balanceOwners = root.openDB<number, [string, number, number]>({ name: 'balance_owners', encoding: 'ordered-binary' });
   const pendingUndo = root.openDB<unknown, number>({ name: 'pending_undo', encoding: 'msgpack' });
   const accountStorage = root.openDB<number, StorageIndexKey>({ name: 'account_storage', encoding: 'ordered-binary' });
+  const governance = root.openDB<number, GovernanceKey>({ name: 'governance', encoding: 'ordered-binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -243,6 +261,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     balanceOwners,
     pendingUndo,
     accountStorage,
+    governance,
     close: () => root.close(),
   };
 }
