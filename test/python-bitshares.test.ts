@@ -102,8 +102,9 @@ test('operations the devnet does not evaluate are priced as Core prices them, an
   t.deepEqual(answer(/"get_required_fees", \[\[\[22, /).result, [[{ amount: 2000000, asset_id: '1.3.0' }, [{ amount: 86869, asset_id: '1.3.0' }]]]);
   // The client set the proposed transfer's fee from that answer before it signed.
   t.regex(calls[callIndex(/"broadcast_transaction".*\[\[22, /)]!.request, /"proposed_ops": \[\{"op": \[0, \{"fee": \{"amount": 86869, "asset_id": "1\.3\.0"\}/);
-  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 14 asset_issue, 35 custom, 37 balance_claim)';
-  t.is(answer(/"broadcast_transaction".*\[\[8, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 8 (account_upgrade) is not supported on this chain ${supported}`);
+  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 7 account_whitelist, 8 account_upgrade, 10 asset_create, 14 asset_issue, 20 witness_create, 21 witness_update, 29 committee_member_create, 30 committee_member_update, 32 vesting_balance_create, 33 vesting_balance_withdraw, 34 worker_create, 35 custom, 37 balance_claim)';
+  // account_upgrade is evaluated: alice cannot pay the lifetime fee.
+  t.is(answer(/"broadcast_transaction".*\[\[8, /).error!.message, "Execution error: Assert Exception: Insufficient Balance: alice's balance of 794970 of asset 1.3.0 is less than required 1000000000");
   t.is(answer(/"broadcast_transaction".*\[\[22, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 22 (proposal_create) is not supported on this chain ${supported}`);
 });
 
