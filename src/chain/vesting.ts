@@ -238,13 +238,13 @@ export function vestingBalanceWithdraw(ctx: EvalContext, op: Record<string, unkn
   const value = amountOf(amount?.amount);
   if (!(value > 0n)) throw new ChainError('amount.amount > 0: ');
   if (op.owner === '1.2.4') throw new ChainError('owner != GRAPHENE_TEMP_ACCOUNT: ');
-  // do_evaluate
+  // The fee payer (the owner) is looked up first (prepare_fee), then do_evaluate's balance.
+  const owner = accountInstance(ctx, op.owner, 'owner');
   const now = headTime(ctx);
   const instance = instanceOf(op.vesting_balance, 1, 13, 'vesting_balance');
   const key: [number, number, number] = [1, 13, instance];
   const vbo = ctx.state.find(key);
   if (!vbo) throw new ChainError(`Unable to find Object ${String(op.vesting_balance)}`);
-  const owner = accountInstance(ctx, op.owner, 'owner');
   if (vbo.owner !== `1.2.${owner}`) throw new ChainError('op.owner == vbo.owner: ');
   const bal = vbo.balance as { amount: unknown; asset_id: string };
   // Each policy's is_withdraw_allowed: the same asset (asset's operator<= asserts it for cdd), at most what has vested
