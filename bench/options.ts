@@ -7,7 +7,7 @@ export const ADVERSARIAL_SCENARIOS = ['adv-expensive', 'adv-pipelined', 'adv-flo
 export type AdversarialName = (typeof ADVERSARIAL_SCENARIOS)[number];
 
 /** Every scenario, in the order they run; `--scenarios` picks some. */
-export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market', 'ws-idle', 'ws-deposits', ...ADVERSARIAL_SCENARIOS] as const;
+export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market', 'ws-idle', 'ws-deposits', 'ws-exchange', ...ADVERSARIAL_SCENARIOS] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export type Preset = 'full' | 'quick' | 'tiny';
@@ -31,14 +31,23 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   { name: 'market-depth', value: 'N', help: "ws-market: the depth of each get_order_book (at most the node's --api-limit-get-order-book)", defaults: '50' },
   { name: 'scenarios', value: 'LIST', help: `comma list of ${SCENARIOS.join(', ')}; without ws-small there is no capacity advice`, defaults: 'all' },
   { name: 'workers', value: 'LIST', help: 'graphene-rpc worker counts to sweep', defaults: ['1,2,3,4', '1,2', '1'] },
-  { name: 'duration', value: 'S', help: 'seconds per closed- or open-loop run', defaults: ['8', '1.2', '0.2'] },
+  { name: 'duration', value: 'S', help: 'seconds per closed- or open-loop run', defaults: ['8', '2.5', '0.2'] },
+  { name: 'cluster', value: 'N', help: 'processes of the conventional stack in cluster mode (node:cluster), the multi-core peer; 0: leave it out', defaults: ['cores', 'cores', '2'] },
+  {
+    name: 'scaling-check',
+    value: 'yes|no',
+    help: 'check the scaling model on this machine: graphene-rpc pinned to one CPU (taskset, the load generator on another) against all CPUs',
+    defaults: ['yes', 'yes', 'no'],
+  },
   { name: 'connections', value: 'N', help: "upper bound on each scenario's connections", defaults: ["the scenario's", "the scenario's", '4'] },
   { name: 'open-loop-shares', value: 'LIST', help: 'open-loop rates, as shares of the best closed-loop throughput', defaults: ['0.1,0.3,0.5,0.7,0.9', '0.2,0.5', '0.5'] },
   { name: 'generators', value: 'N', help: 'load-generator threads', defaults: '1' },
   { name: 'p99-target', value: 'MS', help: 'latency target of the capacity advice', defaults: '10' },
   { name: 'deposit-sessions', value: 'N', help: 'ws-deposits: subscribed sessions', defaults: ['10000', '200', '10'] },
-  { name: 'deposit-rate', value: 'R', help: 'ws-deposits: transfers per second', defaults: ['20', '10', '10'] },
-  { name: 'deposit-seconds', value: 'S', help: 'ws-deposits: seconds of transfers', defaults: ['20', '4', '1.2'] },
+  { name: 'deposit-rate', value: 'R', help: 'ws-deposits: transfers per second (each one notice: the p99 needs a few hundred)', defaults: ['50', '25', '10'] },
+  { name: 'deposit-seconds', value: 'S', help: 'ws-deposits: seconds of transfers', defaults: ['20', '8', '1.2'] },
+  { name: 'exchange-clients', value: 'N', help: 'ws-exchange: pollers (each asks its accounts\' newest history once per block); deposits at --deposit-rate for --deposit-seconds', defaults: ['8', '4', '2'] },
+  { name: 'exchange-accounts', value: 'M', help: 'ws-exchange: deposit accounts per poller (all watched by the subscribed watcher too)', defaults: ['100', '25', '5'] },
   { name: 'idle-sessions', value: 'N', help: 'ws-idle sessions', defaults: ['5000', '1000', '20'] },
   { name: 'settle', value: 'S', help: 'pause before and after (2x) measuring ws-idle memory, and after the last deposit (2.5x)', defaults: ['1', '1', '0.1'] },
   { name: 'attack-seconds', value: 'S', help: 'how long the prober measures, idle and under each attack', defaults: ['10', '5', '0.3'] },

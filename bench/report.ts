@@ -26,11 +26,37 @@ function bestGraphene(r: BenchReport, scenario: string): RunResult | undefined {
 
 const ratio = (a: number | undefined, b: number | undefined): string => (a && b ? `${(a / b).toFixed(2)}×` : 'n/a');
 
+const THREAD_LABELS = { frontEnd: 'main thread (front end)', workers: 'pool workers', other: 'other threads (GC, libuv, V8)', generator: 'load generator' } as const;
+
+/** A load generator this busy may have been the limit, not the system: ratios resting on it are flagged. */
+const SATURATED = 0.95;
+const saturated = (x: RunResult | undefined) => x !== undefined && x.generatorUtilisation >= SATURATED;
+
+const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.workers + c.other;
+
+/** The cores a projection is made for. */
+export const PROJECTED_CORES = [2, 4, 8, 16, 32] as const;
+
+/**
+ * The scaling model: a system's throughput on `cores` is bounded by its serial part (the one thread
+ * every call passes through: graphene-rpc's front end, a single-process server's main thread) and by
+ * its total CPU per call spread over the cores it can use (one process uses one main thread; a
+ * cluster or graphene-rpc's pool uses them all). Clients are assumed to run elsewhere.
+ */
+export function projectThroughput(x: RunResult, cores: number): number | undefined {
+  const c = x.cpuUs;
+  if (!c || nodeCpu(c) <= 0) return undefined;
+  const spread = (cores * 1e6) / nodeCpu(c);
+  // a cluster's main threads are many, one per process: nothing serial
+  if (x.kind === 'conventional-cluster') return Math.round(spread);
+  return Math.round(Math.min(1e6 / Math.max(c.frontEnd, 1e-3), spread));
+}
+
 export async function writeReport(r: BenchReport, dir: string, stamp: string): Promise<string> {
   const charts: { file: string; title: string }[] = [];
   const chart = async (name: string, title: string, spec: vl.TopLevelSpec) => {
     const file = `bench-${stamp}-${name}.svg`;
-    writeFileSync(path.join(dir, file), await svg(spec));
+    writeFileSync(path.join(dir, file), await svg({ ...spec, title } as vl.TopLevelSpec));
     charts.push({ file, title });
   };
 
@@ -61,7 +87,36 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
       y: { field: 'throughput', type: 'quantitative', title: 'calls per second' },
       color: { field: 'system', type: 'nominal', legend: null },
     },
+    // each scenario its own axis: history calls are ten times fewer and would vanish on a shared one
+    resolve: { scale: { y: 'independent' } },
   });
+
+  const cpuRows = closed(r)
+    .filter((x) => x.cpuUs)
+    .flatMap((x) =>
+      (['frontEnd', 'workers', 'other', 'generator'] as const).map((part) => ({
+        scenario: x.scenario,
+        system: x.system,
+        thread: THREAD_LABELS[part],
+        us: x.cpuUs![part],
+      })),
+    );
+  if (cpuRows.length > 0) {
+    await chart('cpu-per-call', 'CPU microseconds per call by thread (closed loop)', {
+      width: 150,
+      height: 220,
+      data: { values: cpuRows },
+      mark: 'bar',
+      encoding: {
+        column: { field: 'scenario', type: 'nominal', title: null },
+        x: { field: 'system', type: 'nominal', title: null, axis: { labelAngle: -40 } },
+        y: { field: 'us', type: 'quantitative', title: 'CPU µs per call', stack: 'zero' },
+        color: { field: 'thread', type: 'nominal', title: 'thread', sort: Object.values(THREAD_LABELS) },
+        order: { field: 'thread', sort: 'ascending' },
+      },
+      resolve: { scale: { y: 'independent' } },
+    });
+  }
 
   const lat = closed(r)
     .filter((x) => x.scenario === 'ws-small')
@@ -117,32 +172,29 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     '',
   );
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');
-  lines.push('Absolute numbers move between runs on a shared machine; the ratios, measured pair by pair in the same run, are the figures to compare.', '');
-  lines.push('| scenario | graphene-rpc calls/s (workers) | p99 ms | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | errors |');
-  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push('Absolute numbers move between runs on a shared machine; the ratios, measured pair by pair in the same run, are the figures to compare. A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so a ratio resting on it is a lower bound for that system.', '');
+  lines.push('| scenario | graphene-rpc calls/s (workers) | p99 ms | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | conventional cluster calls/s | vs cluster | errors |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  const mark = (x: RunResult | undefined) => (x ? `${x.throughput}${saturated(x) ? ' ⚠' : ''}` : 'n/a');
   for (const s of scenarios) {
     const g = bestGraphene(r, s);
     const c = find(s, 'ceiling');
     const v = find(s, 'conventional');
-    lines.push(`| ${s} | ${g?.throughput ?? 'n/a'} (${g?.workers ?? '-'}) | ${g ? p99(g) : 'n/a'} | ${c?.throughput ?? 'n/a'} | ${ratio(g?.throughput, c?.throughput)} | ${v?.throughput ?? 'n/a'} | ${ratio(g?.throughput, v?.throughput)} | ${g?.errors ?? 'n/a'} |`);
+    const k = find(s, 'conventional-cluster');
+    lines.push(
+      `| ${s} | ${mark(g)} (${g?.workers ?? '-'}) | ${g ? p99(g) : 'n/a'} | ${mark(c)} | ${ratio(g?.throughput, c?.throughput)} | ${mark(v)} | ${ratio(g?.throughput, v?.throughput)} | ${mark(k)} | ${ratio(g?.throughput, k?.throughput)} | ${g?.errors ?? 'n/a'} |`,
+    );
   }
   lines.push('');
-  const mixed = bestGraphene(r, 'ws-mixed');
-  lines.push('## Goals', '');
-  lines.push('| goal | result |', '|---|---|');
-  lines.push(`| http-small ≥ ½ ceiling | ${ratio(bestGraphene(r, 'http-small')?.throughput, find('http-small', 'ceiling')?.throughput)} of the ceiling |`);
-  lines.push(`| ws-small ≥ ½ ceiling | ${ratio(bestGraphene(r, 'ws-small')?.throughput, find('ws-small', 'ceiling')?.throughput)} of the ceiling |`);
-  lines.push(`| ws-history ≥ 2× conventional | ${ratio(bestGraphene(r, 'ws-history')?.throughput, find('ws-history', 'conventional')?.throughput)} of the conventional stack |`);
-  lines.push(`| ws-mixed small-call p99 < 5 ms | ${mixed ? `${mixed.latency.small?.p99} ms (history p99 ${mixed.latency.history?.p99} ms)` : 'n/a'} |`);
-  lines.push(`| ws-deposits p99 notice delay < 100 ms | ${r.deposits ? `${r.deposits.delayMs.p99} ms with ${r.deposits.sessions} sessions` : 'n/a'} |`);
-  const gIdle = r.idle.find((i) => i.system.startsWith('graphene-rpc'));
-  lines.push(`| ws-idle < 10 KiB per session | ${gIdle ? `${(gIdle.bytesPerSession / 1024).toFixed(1)} KiB with ${gIdle.sessions} sessions` : 'n/a'} |`, '');
+  lines.push(...goals(r, find), '');
+  lines.push(...cpuSection(r), '');
+  lines.push(...scalingSection(r), '');
 
   if (r.capacity) {
     lines.push('## Capacity advice', '');
     lines.push(
       `On this machine run **${r.capacity.recommendedWorkers} worker thread${r.capacity.recommendedWorkers === 1 ? '' : 's'}** (\`--workers ${r.capacity.recommendedWorkers}\`): ` +
-        `it gave the highest ws-small throughput of the sweep. At that setting the node sustains **${r.capacity.sustainableRate} calls/s** of small calls ` +
+        `weighing every scenario of the sweep alike (each run's throughput as a share of its scenario's best, averaged per worker count${r.capacity.workerScores ? `: ${Object.entries(r.capacity.workerScores).map(([w, v]) => `${w} → ${v}`).join(', ')}` : ''}), it did best. At that setting the node sustains **${r.capacity.sustainableRate} calls/s** of small calls ` +
         `with p99 ≤ ${r.capacity.p99TargetMs} ms (${r.capacity.note}).`,
       '',
       'To size your own machine, run the same sweep there (it generates the default chain once, in `bench/data/`):',
@@ -168,7 +220,27 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push('');
   if (r.deposits) {
     const d = r.deposits;
-    lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
+    lines.push('## ws-deposits', '', `${d.sessions} sessions, each subscribed to one account with \`get_full_accounts([account], true)\`; transfers at ${d.rate}/s; blocks every second. ${d.deliveries} notices measured${d.deliveries < 100 ? ' (fewer than 100: the p99 is about the maximum, not a percentile to rely on)' : ''}: p50 ${d.delayMs.p50} ms, p90 ${d.delayMs.p90} ms, p99 ${d.delayMs.p99} ms, p99.9 ${d.delayMs.p999} ms, max ${d.delayMs.max} ms. Node CPU ${d.nodeCpuPercent}%. ${d.notes}.`, '');
+  }
+  if (r.exchange) {
+    const e = r.exchange;
+    const pc = (p: { p50: number; p99: number; max: number; count: number }) => `p50 ${p.p50} ms, p99 ${p.p99} ms, max ${p.max} ms (${p.count} samples)`;
+    lines.push(
+      '## ws-exchange',
+      '',
+      `An exchange watching its deposit accounts as exchanges do (poll the history cursor, use subscriptions as a wake-up): ${e.clients} pollers, each asking \`get_relative_account_history(account, 0, 10, 0)\` of its ${e.accountsPerClient} accounts once per block interval (1 s), and a watcher (${e.watcherSessions} session${e.watcherSessions === 1 ? '' : 's'}, \`get_full_accounts(accounts, true)\`) subscribed to the same accounts; deposits at ${e.rate}/s into them, blocks every second, on ${e.system}.`,
+      '',
+      '| figure | value |',
+      '|---|---|',
+      `| poll calls/s | ${e.pollCallsPerSecond} (${e.pollCalls} calls, ${e.pollErrors} errors) |`,
+      `| poll latency | ${pc(e.pollLatencyMs)} |`,
+      `| freshness of a deposit at the pollers (block applied → first seen) | ${pc(e.pollerFreshnessMs)} |`,
+      `| freshness of a deposit at the watcher (block applied → notice) | ${pc(e.watcherFreshnessMs)} |`,
+      `| node CPU | ${e.nodeCpuPercent}% |`,
+      '',
+      `${e.notes}. A poller sees a deposit at its next round, so its freshness is up to one interval plus the call; the watcher's is the notice's delay.`,
+      '',
+    );
   }
   if (r.market) lines.push(...marketSection(r));
   if (r.idle.length > 0) {
@@ -249,4 +321,103 @@ function underAttack(a: AdversarialReport): string[] {
   }
   lines.push('', 'The prober thread\'s max lag is its own event-loop delay while measuring: when it is close to the prober\'s p99, the bench process was starved of CPU (2 cores shared by node, attackers and prober) and the figure is not the node\'s alone. "Unanswered" are calls still in flight when the attackers stopped (non-readers: not received even after reading for up to 3 s). Attackers\' refusals are counted by JSON-RPC error code (-32009 busy on the connection, -32010 busy on the node, -32012 over the time budget, -32013 rate limit); "closed by node" by WebSocket close code (1013: try again later) or socket error.', '');
   return lines;
+}
+
+type Finder = (scenario: string, kind: string) => RunResult | undefined;
+
+/** The targets of the performance issue, each with this run's figure and whether it is met. */
+function goals(r: BenchReport, find: Finder): string[] {
+  const out = ['## Goals', '', '| target | figure | met |', '|---|---|---|'];
+  const row = (target: string, figure: number | undefined, ok: (v: number) => boolean, fmt: (v: number) => string, note = '') =>
+    out.push(`| ${target} | ${figure === undefined || !Number.isFinite(figure) ? 'n/a' : fmt(figure) + note} | ${figure === undefined || !Number.isFinite(figure) ? '–' : ok(figure) ? 'yes' : '**no**'} |`);
+  const share = (s: string, kind: string) => {
+    const g = bestGraphene(r, s);
+    const o = find(s, kind);
+    return g && o ? g.throughput / o.throughput : undefined;
+  };
+  const flag = (s: string, kind: string) => (saturated(find(s, kind)) ? ` (the ${kind}'s generator saturated: a lower bound)` : '');
+  const times = (v: number) => `${v.toFixed(2)}×`;
+  row('ws-history ≥ 0.4× the ceiling', share('ws-history', 'ceiling'), (v) => v >= 0.4, times, flag('ws-history', 'ceiling'));
+  row('ws-history ≥ 1.5× the conventional stack', share('ws-history', 'conventional'), (v) => v >= 1.5, times);
+  row('ws-small ≥ 0.7× the ceiling', share('ws-small', 'ceiling'), (v) => v >= 0.7, times, flag('ws-small', 'ceiling'));
+  row('http-small ≥ 0.8× the ceiling', share('http-small', 'ceiling'), (v) => v >= 0.8, times, flag('http-small', 'ceiling'));
+  const cpu = (s: string, kind: string) => (kind === 'graphene-rpc' ? bestGraphene(r, s) : find(s, kind))?.cpuUs;
+  const g = cpu('ws-small', 'graphene-rpc');
+  const c = cpu('ws-small', 'ceiling');
+  row('front-end CPU per small call ≤ 1.5× the ceiling server\'s CPU per call', g && c ? g.frontEnd / nodeCpu(c) : undefined, (v) => v <= 1.5, (v) => `${times(v)} (${g!.frontEnd} µs against ${nodeCpu(c!).toFixed(1)} µs)`);
+  const gh = cpu('ws-history', 'graphene-rpc');
+  const vh = cpu('ws-history', 'conventional');
+  row('front-end CPU per history call ≤ 10% of the conventional stack\'s', gh && vh ? gh.frontEnd / nodeCpu(vh) : undefined, (v) => v <= 0.1, (v) => `${(v * 100).toFixed(0)}% (${gh!.frontEnd} µs against ${nodeCpu(vh!).toFixed(1)} µs)`);
+  const scenarios = [...new Set(closed(r).map((x) => x.scenario))];
+  for (const s of scenarios) {
+    const a = cpu(s, 'graphene-rpc');
+    const b = cpu(s, 'conventional');
+    if (a && b) row(`${s}: total CPU per call ≤ the conventional stack's`, nodeCpu(a) / nodeCpu(b), (v) => v <= 1, (v) => `${times(v)} (${nodeCpu(a).toFixed(1)} µs against ${nodeCpu(b).toFixed(1)} µs)`);
+  }
+  const mixed = bestGraphene(r, 'ws-mixed');
+  row('ws-mixed small-call p99 < 10 ms', mixed?.latency.small?.p99, (v) => v < 10, (v) => `${v} ms (history p99 ${mixed!.latency.history?.p99} ms)`);
+  row('ws-deposits p99 notice delay < 100 ms', r.deposits?.delayMs.p99, (v) => v < 100, (v) => `${v} ms with ${r.deposits!.sessions} sessions`);
+  const gIdle = r.idle.find((i) => i.system.startsWith('graphene-rpc'));
+  row('ws-idle < 10 KiB per session', gIdle?.bytesPerSession, (v) => v < 10 * 1024, (v) => `${(v / 1024).toFixed(1)} KiB with ${gIdle!.sessions} sessions`);
+  return out;
+}
+
+/** CPU per call by thread, for every closed-loop run that measured it. */
+function cpuSection(r: BenchReport): string[] {
+  const runs = closed(r).filter((x) => x.cpuUs);
+  if (runs.length === 0) return [];
+  const out = [
+    '## Where each microsecond goes',
+    '',
+    'CPU time per completed call, from each thread\'s counters in `/proc/<pid>/task/*/stat` before and after the run (10 ms ticks, so short runs are coarse). graphene-rpc\'s pool threads are known by the kernel thread id each logs when it starts; for the conventional stack and the ceiling, the main thread is all of their JavaScript. The load generator (the bench process) shares the cores.',
+    '',
+    '| scenario | system | main thread (front end) µs | pool workers µs | other threads µs | node total µs | load generator µs |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const x of runs) {
+    const c = x.cpuUs!;
+    out.push(`| ${x.scenario} | ${x.system} | ${c.frontEnd} | ${c.workers} | ${c.other} | ${nodeCpu(c).toFixed(1)} | ${c.generator} |`);
+  }
+  return out;
+}
+
+/** The throughput projected for more cores, and the model checked on this machine. */
+function scalingSection(r: BenchReport): string[] {
+  const scenarios = [...new Set(closed(r).map((x) => x.scenario))];
+  const rows: string[] = [];
+  for (const s of scenarios) {
+    const candidates = [bestGraphene(r, s), ...closed(r).filter((x) => x.scenario === s && (x.kind === 'conventional' || x.kind === 'conventional-cluster'))];
+    for (const x of candidates) {
+      if (!x?.cpuUs) continue;
+      const p = PROJECTED_CORES.map((c) => projectThroughput(x, c));
+      const bound = 1e6 / Math.max(x.cpuUs.frontEnd, 1e-3);
+      rows.push(`| ${s} | ${x.system} | ${x.throughput} | ${p.join(' | ')} | ${x.kind === 'conventional-cluster' ? 'none' : Math.round(bound)} |`);
+    }
+  }
+  if (rows.length === 0) return [];
+  const out = [
+    '## Scaling projection',
+    '',
+    'The model: every call passes one serial thread (graphene-rpc\'s front end; a single-process server\'s main thread), so throughput can never pass 1,000,000 / that thread\'s µs per call; below that bound, the node\'s total CPU per call (all its threads) is spread over the cores, so throughput is cores × 1,000,000 / total µs. It assumes the clients run elsewhere and that per-call costs do not grow with cores (memory bandwidth, LMDB\'s reader table and cache effects are not modelled).',
+    '',
+    `| scenario | system | measured calls/s (${r.machine.cpus} CPUs, generator included) | ${PROJECTED_CORES.map((c) => `${c} cores`).join(' | ')} | serial bound calls/s |`,
+    `|---|---|---|${PROJECTED_CORES.map(() => '---').join('|')}|---|`,
+    ...rows,
+  ];
+  if (r.scalingCheck && r.scalingCheck.length > 0) {
+    out.push(
+      '',
+      '### The model checked on this machine',
+      '',
+      'graphene-rpc at the same worker count pinned to CPU 0 with `taskset` (the load generator pinned to CPU 1), and unpinned on all CPUs (the sweep\'s run, sharing them with the generator). Each throughput is predicted from the other run\'s CPU per call: one CPU from the all-CPU run\'s costs; all CPUs from the one-CPU run\'s costs, less what the generator uses of them.',
+      '',
+      '| scenario | workers | 1 CPU measured | 1 CPU predicted | error | all CPUs measured | all CPUs predicted | error |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    const err = (m: number, p: number) => `${p > m ? '+' : ''}${(((p - m) / m) * 100).toFixed(0)}%`;
+    for (const c of r.scalingCheck) {
+      out.push(`| ${c.scenario} | ${c.workers} | ${c.oneCpu.measured} | ${c.oneCpu.predicted} | ${err(c.oneCpu.measured, c.oneCpu.predicted)} | ${c.allCpus.measured} (${c.allCpus.cpus}) | ${c.allCpus.predicted} | ${err(c.allCpus.measured, c.allCpus.predicted)} |`);
+    }
+  }
+  return out;
 }

@@ -31,6 +31,20 @@ export interface RunResult {
   generatorUtilisation: number;
   /** GET /metrics that answered during the run (--scrape-ms) */
   scrapes?: number;
+  /** CPU microseconds per completed call, by thread (bench/run.ts cpuPerCall) */
+  cpuUs?: CpuPerCall;
+}
+
+/** CPU microseconds per call: the system's threads by role, and the load generator's own. */
+export interface CpuPerCall {
+  /** each process's main thread: graphene-rpc's front end, or all of a single-threaded server's JavaScript */
+  frontEnd: number;
+  /** graphene-rpc's pool threads */
+  workers: number;
+  /** every other thread of the system (GC helpers, libuv, V8 platform, the block signer) */
+  other: number;
+  /** the bench process (load generators), which shares the machine's cores with the system */
+  generator: number;
 }
 
 export interface BenchReport {
@@ -40,10 +54,38 @@ export interface BenchReport {
   chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
   settings: Record<string, unknown>;
   runs: RunResult[];
-  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string };
+  deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string; refused?: number };
+  exchange?: {
+    system: string;
+    clients: number;
+    accountsPerClient: number;
+    watcherSessions: number;
+    rate: number;
+    pollCalls: number;
+    pollCallsPerSecond: number;
+    pollErrors: number;
+    pollLatencyMs: Percentiles;
+    /** ms from a deposit's block to its first sighting by a poller */
+    pollerFreshnessMs: Percentiles;
+    /** ms from a deposit's block to the watcher's notice about it */
+    watcherFreshnessMs: Percentiles;
+    nodeCpuPercent: number;
+    refused: number;
+    notes: string;
+  };
   idle: { system: string; sessions: number; bytesPerSession: number; rssBeforeMiB: number; rssAfterMiB: number }[];
-  capacity?: { scenario: string; p99TargetMs: number; recommendedWorkers: number; sustainableRate: number; note: string };
+  capacity?: {
+    scenario: string;
+    p99TargetMs: number;
+    recommendedWorkers: number;
+    /** per worker count, the mean over the swept scenarios of its throughput as a share of the scenario's best */
+    workerScores?: Record<number, number>;
+    sustainableRate: number;
+    note: string;
+  };
   adversarial?: AdversarialReport;
+  /** the scaling model checked on this machine: graphene-rpc on one CPU against all (bench/run.ts scalingCheck) */
+  scalingCheck?: ScalingCheck[];
   /** ws-market: the markets polled and what graphene-rpc answered for each, asked once before measuring */
   market?: { depth: number; connections: number; books: MarketBook[]; meanReplyBytes: number };
 }
@@ -111,4 +153,12 @@ export interface AdversarialReport {
   expensive: string;
   idle: ProberResult;
   runs: AttackRun[];
+}
+
+/** One scenario's throughput on one pinned CPU and on all CPUs, each measured and predicted from the other's cost per call. */
+export interface ScalingCheck {
+  scenario: string;
+  workers: number;
+  oneCpu: { measured: number; predicted: number; cpuUs: CpuPerCall };
+  allCpus: { cpus: number; measured: number; predicted: number; cpuUs: CpuPerCall };
 }

@@ -8,6 +8,7 @@
 // Over 500 lines because it sequences every scenario and system in one place; the adversarial
 // scenarios, which run on graphene-rpc alone, live in bench/adversarial.ts.
 import { Worker } from 'node:worker_threads';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,13 +24,13 @@ import type { FeeSchedule } from '../src/chain/fees.js';
 import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
 import { transferOp } from '../src/chain/operations.js';
-import { processUsage, startSystem, type RunningSystem } from './systems.js';
+import { processUsage, startSystem, threadTimes, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
-import type { Arrival, SessionSpec } from './session-worker.js';
+import type { Arrival, PollStats, SessionSpec } from './session-worker.js';
 import { writeReport } from './report.js';
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
-import type { BenchReport, MarketBook, Percentiles, RunResult } from './results.js';
+import type { BenchReport, CpuPerCall, MarketBook, Percentiles, RunResult, ScalingCheck } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -72,6 +73,13 @@ interface Options {
   scrapeMs: number;
   /** graphene-rpc's --log-level in the throughput runs (debug writes a served line per call) */
   nodeLogLevel: string;
+  /** ws-exchange: pollers, and deposit accounts per poller */
+  exchangeClients: number;
+  exchangeAccounts: number;
+  /** processes of the conventional stack in cluster mode (0: not run) */
+  clusterProcesses: number;
+  /** run graphene-rpc pinned to one CPU against all, to check the scaling model */
+  scalingCheck: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -126,6 +134,20 @@ function parseOptions(argv: string[]): Options {
     settleMs: num(values.settle, Number(def('settle')), 'settle') * 1000,
     scrapeMs: values['scrape-ms'] === undefined ? 0 : num(values['scrape-ms'], 0, 'scrape-ms'),
     nodeLogLevel: values['node-log-level'] ?? def('node-log-level'),
+    exchangeClients: Math.round(num(values['exchange-clients'], Number(def('exchange-clients')), 'exchange-clients')),
+    exchangeAccounts: Math.round(num(values['exchange-accounts'], Number(def('exchange-accounts')), 'exchange-accounts')),
+    clusterProcesses: (() => {
+      const v = values.cluster ?? def('cluster');
+      if (v === 'cores') return os.availableParallelism();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`--cluster expects a process count (0 for none) or 'cores', got '${v}'`);
+      return n;
+    })(),
+    scalingCheck: (() => {
+      const v = values['scaling-check'] ?? def('scaling-check');
+      if (v !== 'yes' && v !== 'no') throw new Error(`--scaling-check expects yes or no, got '${v}'`);
+      return v === 'yes';
+    })(),
   };
 }
 
@@ -243,7 +265,15 @@ function chainInfo(dataDir: string): ChainInfo {
 }
 
 /** The scenarios measured as throughput and latency. */
-function scenarios(info: ChainInfo, o: Options): { name: ScenarioName; transport: 'http' | 'ws'; connections: number; inflight: number; kinds: RequestKind[] }[] {
+interface Scenario {
+  name: ScenarioName;
+  transport: 'http' | 'ws';
+  connections: number;
+  inflight: number;
+  kinds: RequestKind[];
+}
+
+function scenarios(info: ChainInfo, o: Options): Scenario[] {
   const pick = <T>(a: readonly T[], n: number) => Array.from({ length: n }, (_, i) => a[(i * 7919) % a.length]!);
   const small: RequestKind = {
     label: 'small',
@@ -328,16 +358,105 @@ function scraping(port: number, everyMs: number): { stop(): Promise<{ scrapes: n
   };
 }
 
+/**
+ * The worker count to advise, weighing every scenario of the sweep alike: each run's throughput as a
+ * share of its scenario's best, averaged per worker count (so a count that is best for small calls but
+ * poor for history pages does not win on small calls alone).
+ */
+export function adviseWorkers(runs: readonly { scenario: string; workers?: number; throughput: number }[]): { workers: number; scores: Record<number, number> } | undefined {
+  const bestOf = new Map<string, number>();
+  for (const r of runs) bestOf.set(r.scenario, Math.max(bestOf.get(r.scenario) ?? 0, r.throughput));
+  const shares = new Map<number, number[]>();
+  for (const r of runs) {
+    if (r.workers === undefined || !(bestOf.get(r.scenario)! > 0)) continue;
+    shares.set(r.workers, [...(shares.get(r.workers) ?? []), r.throughput / bestOf.get(r.scenario)!]);
+  }
+  const scores: Record<number, number> = {};
+  for (const [w, list] of shares) scores[w] = Math.round((list.reduce((a, b) => a + b, 0) / list.length) * 1000) / 1000;
+  const ranked = Object.entries(scores).sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
+  return ranked.length > 0 ? { workers: Number(ranked[0]![0]), scores } : undefined;
+}
+
 /** The lowest open-loop rate the capacity search tries, calls/s. */
 export const MIN_OPEN_LOOP_RATE = 10;
 /** Rates the capacity search tries between the best that met the p99 target and the next that did not. */
-const CAPACITY_BISECTIONS = 2;
+export const CAPACITY_BISECTIONS = 2;
+
+/**
+ * The capacity search, after the open-loop runs at the configured shares (`runs`): below them while
+ * none keeps p99 within the target (halving, down to MIN_OPEN_LOOP_RATE), then bisecting between the
+ * highest rate that kept it and the lowest above that did not. Adds every run it makes to `runs`.
+ */
+export async function searchCapacity<R extends { offeredRate?: number }>(runs: R[], at: (rate: number) => Promise<R>, meets: (r: R) => boolean): Promise<void> {
+  let low = Math.min(...runs.map((r) => r.offeredRate!));
+  while (!runs.some(meets) && low > MIN_OPEN_LOOP_RATE) {
+    low = Math.max(MIN_OPEN_LOOP_RATE, Math.floor(low / 2));
+    runs.push(await at(low));
+  }
+  for (let step = 0; step < CAPACITY_BISECTIONS; step++) {
+    const good = runs.filter(meets).sort((a, b) => b.offeredRate! - a.offeredRate!)[0];
+    if (!good) break;
+    const bad = runs.filter((r) => !meets(r) && r.offeredRate! > good.offeredRate!).sort((a, b) => a.offeredRate! - b.offeredRate!)[0];
+    if (!bad || bad.offeredRate! - good.offeredRate! < good.offeredRate! * 0.1) break;
+    runs.push(await at(Math.round((good.offeredRate! + bad.offeredRate!) / 2)));
+  }
+}
+
+/** graphene-rpc's pool threads, by the kernel thread id each logs when it starts */
+function workerThreadIds(sys: RunningSystem): Set<number> {
+  const tids = new Set<number>();
+  for (const line of sys.lines) {
+    if (!line.includes('worker thread started')) continue;
+    try {
+      const tid = (JSON.parse(line) as { tid?: number }).tid;
+      if (tid !== undefined) tids.add(tid);
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return tids;
+}
+
+/**
+ * CPU microseconds per call by thread: the main thread of each process (graphene-rpc's front end; the
+ * conventional stack's and the ceiling's only JavaScript thread), graphene-rpc's pool threads, and the
+ * rest (GC helpers, libuv's pool, V8's platform threads, the block signer); and the load generator's
+ * own (the bench process), which shares this machine's cores.
+ */
+function cpuPerCall(
+  sys: RunningSystem,
+  before: ReturnType<typeof threadTimes>,
+  after: ReturnType<typeof threadTimes>,
+  generator: NodeJS.CpuUsage,
+  calls: number,
+): CpuPerCall {
+  const workers = sys.kind === 'graphene-rpc' ? workerThreadIds(sys) : new Set<number>();
+  const split = { frontEnd: 0, workers: 0, other: 0 };
+  for (const [tid, t] of after) {
+    const spent = t.cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
+    if (tid === t.process) split.frontEnd += spent;
+    else if (workers.has(tid)) split.workers += spent;
+    else split.other += spent;
+  }
+  const us = (seconds: number) => Math.round((seconds * 1e6 * 10) / Math.max(1, calls)) / 10;
+  return {
+    frontEnd: us(split.frontEnd),
+    workers: us(split.workers),
+    other: us(split.other),
+    generator: us((generator.user + generator.system) / 1e6),
+  };
+}
 
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
   const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
-  const before = processUsage(sys.pid);
+  const tree = sys.kind === 'conventional-cluster';
+  const before = processUsage(sys.pid, tree);
+  const threadsBefore = threadTimes(sys.pid);
+  const generatorBefore = process.cpuUsage();
   const { result, latency } = await load(spec, o.generators);
-  const after = processUsage(sys.pid);
+  const generator = process.cpuUsage(generatorBefore);
+  const threadsAfter = threadTimes(sys.pid);
+  const after = processUsage(sys.pid, tree);
   const scraped = await scraper?.stop();
   if (scraped) log(`  ${scraped.scrapes} scrapes of /metrics (${scraped.bytes} bytes each), ${scraped.failed} failed`);
   const secs = result.elapsedMs / 1000;
@@ -354,10 +473,76 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     nodeCpuPercent: Math.round(((after.cpuSeconds - before.cpuSeconds) / secs) * 100),
     nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
     generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
+    cpuUs: cpuPerCall(sys, threadsBefore, threadsAfter, generator, result.completed),
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : {}),
     ...(scraped ? { scrapes: scraped.scrapes } : {}),
     ...extra,
   };
+}
+
+/** Sets the CPU affinity of every thread of this process (the load generators start as its threads and inherit it). */
+function pinSelf(cpus: string): void {
+  // taskset walks the threads one by one and fails when one ends meanwhile (load generators come and
+  // go): try again; the threads it did reach keep the new affinity either way
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+      return;
+    } catch (err) {
+      if (attempt === 5) throw err;
+    }
+  }
+}
+
+/**
+ * Checks the scaling model where this machine can: graphene-rpc (at the best worker count) pinned to
+ * CPU 0 with the load generator pinned to CPU 1, against the unpinned run of the sweep on all CPUs.
+ * Each run's throughput is predicted from the other's CPU cost per call: on c cores the node does
+ * min(1e6 / front end µs, c_free × 1e6 / total µs) calls/s, where c_free is c less what the load
+ * generator on the same cores uses (none when it has its own CPU).
+ */
+async function scalingCheck(
+  o: Options,
+  chosen: readonly Scenario[],
+  specFor: (s: Scenario, port: number) => LoadSpec,
+  workers: number,
+  runs: readonly RunResult[],
+): Promise<ScalingCheck[]> {
+  const cpus = os.availableParallelism();
+  if (cpus < 2 || chosen.length === 0) return [];
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    log('scaling check left out: taskset is not available');
+    return [];
+  }
+  const out: ScalingCheck[] = [];
+  const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, cpus: '0', ...nodeDirOf(o) });
+  try {
+    pinSelf('1');
+    for (const s of chosen) {
+      const all = runs.find((r) => r.scenario === s.name && r.kind === 'graphene-rpc' && r.loop === 'closed' && r.workers === workers);
+      if (!all?.cpuUs) continue;
+      log(`${s.name} on ${sys.name} (the load generator on CPU 1)…`);
+      const one = await measure(sys, s.name, specFor(s, sys.port), o, { workers });
+      const c1 = one.cpuUs!;
+      const call = (c: CpuPerCall) => c.frontEnd + c.workers + c.other;
+      // one CPU, the generator elsewhere: the node's cost per call alone bounds it
+      const predictOne = Math.min(1e6 / all.cpuUs.frontEnd, 1e6 / call(all.cpuUs));
+      // all CPUs shared with the generator: what the generator leaves, divided by the node's cost
+      const predictAll = Math.min(1e6 / c1.frontEnd, (cpus * 1e6) / (call(c1) + c1.generator));
+      out.push({
+        scenario: s.name,
+        workers,
+        oneCpu: { measured: one.throughput, predicted: Math.round(predictOne), cpuUs: c1 },
+        allCpus: { cpus, measured: all.throughput, predicted: Math.round(predictAll), cpuUs: all.cpuUs },
+      });
+    }
+  } finally {
+    pinSelf(`0-${cpus - 1}`);
+    await sys.stop();
+  }
+  return out;
 }
 
 const spawnSessions = (spec: SessionSpec) => new Worker(new URL('./session-worker.js', import.meta.url), { workerData: spec });
@@ -396,6 +581,77 @@ async function idle(sys: RunningSystem, o: Options): Promise<BenchReport['idle']
  * line, ms) to each subscriber's first notice about that block.
  */
 async function deposits(o: Options, info: ChainInfo, workers: number): Promise<BenchReport['deposits']> {
+  const accounts = info.users.slice(0, Math.min(o.depositSessions, info.users.length));
+  const feed = await depositFeed(o, workers, accounts, (url) => [spawnSessions({ mode: 'subscribe', url, accounts })]);
+  const [subscribers] = feed.sessions;
+  return {
+    system: feed.system,
+    sessions: subscribers!.ready,
+    deliveries: subscribers!.delay.totalCount,
+    rate: o.depositRate,
+    delayMs: percentiles(subscribers!.delay),
+    nodeCpuPercent: feed.nodeCpuPercent,
+    notes: `${feed.transfers}, ${feed.sessionErrors} session errors; delay from the node's "produced block" log time (ms) to the notice's arrival`,
+    refused: feed.refused,
+  };
+}
+
+/**
+ * ws-exchange: an exchange watching its deposit accounts as exchanges do (reference/peers.md: poll the
+ * history cursor, use subscriptions as a wake-up): N pollers, each asking the newest history of its M
+ * accounts once per block interval, and a watcher subscribed to the same accounts; nathan pays
+ * deposits into them at a fixed rate. The figures: the pollers' calls/s and latency, and the freshness
+ * of each deposit when first seen (from the block's application in the node's log), by poller and by
+ * watcher.
+ */
+async function exchange(o: Options, info: ChainInfo, workers: number): Promise<BenchReport['exchange']> {
+  const accounts = info.users.slice(0, Math.min(o.exchangeClients * o.exchangeAccounts, info.users.length));
+  const groups = (size: number) => Array.from({ length: Math.ceil(accounts.length / size) }, (_, i) => accounts.slice(i * size, (i + 1) * size));
+  const feed = await depositFeed(o, workers, accounts, (url) => [
+    spawnSessions({ mode: 'poll', url, accounts: [], groups: groups(o.exchangeAccounts), pollMs: 1000, pollLimit: 10 }),
+    // one get_full_accounts subscribes at most api_limit_get_full_accounts (50) accounts
+    spawnSessions({ mode: 'watch', url, accounts: [], groups: groups(50) }),
+  ]);
+  const [pollers, watchers] = feed.sessions;
+  const poll = pollers!.poll!;
+  const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  for (const us of poll.latenciesUs) h.recordValue(Math.max(1, us));
+  return {
+    system: feed.system,
+    clients: pollers!.ready,
+    accountsPerClient: o.exchangeAccounts,
+    watcherSessions: watchers!.ready,
+    rate: o.depositRate,
+    pollCalls: poll.calls,
+    pollCallsPerSecond: Math.round(poll.calls / Math.max(0.001, poll.elapsedMs / 1000)),
+    pollErrors: poll.errors,
+    pollLatencyMs: percentiles(h),
+    pollerFreshnessMs: percentiles(pollers!.delay),
+    watcherFreshnessMs: percentiles(watchers!.delay),
+    nodeCpuPercent: feed.nodeCpuPercent,
+    refused: feed.refused,
+    notes: `${feed.transfers}, ${feed.sessionErrors} session errors; freshness from the node's "produced block" log time (ms) to the deposit's first sighting`,
+  };
+}
+
+interface FeedSessions {
+  ready: number;
+  /** ms from each block's application to a session's first sighting of it */
+  delay: hdr.Histogram;
+  poll?: PollStats;
+}
+
+/**
+ * The deposit feed both scenarios share: a devnet node making a block every second, the session
+ * workers `spawn` starts (each reporting when it first saw each block), and nathan's transfers into
+ * `accounts` at --deposit-rate for --deposit-seconds, broadcast over HTTP.
+ */
+async function depositFeed(
+  o: Options,
+  workers: number,
+  accounts: readonly string[],
+  spawn: (url: string) => Worker[],
+): Promise<{ system: string; sessions: FeedSessions[]; nodeCpuPercent: number; transfers: string; refused: number; sessionErrors: number }> {
   const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, blockInterval: 1, ...nodeDirOf(o) });
   const startedAt = Math.floor(Date.now() / 1000);
   try {
@@ -410,16 +666,16 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
       } catch {
         reply = {};
       }
-      if (reply.result === undefined && !(body.params[0] === 'network_broadcast' && reply.error)) throw new Error(`ws-deposits: ${body.method === 'call' ? String(body.params[1]) : body.method} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+      if (reply.result === undefined && !(body.params[0] === 'network_broadcast' && reply.error)) throw new Error(`deposits: ${body.method === 'call' ? String(body.params[1]) : body.method} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
       return reply;
     };
     // Until the devnet's first block the head may be a generated chain's, far in the past; the node
     // would refuse transfers that expire a minute from now as too far after the head block time.
     while (parseFcTime((await post({ id: 1, method: 'get_dynamic_global_properties', params: [] })).result.time) < startedAt) await new Promise((r) => setTimeout(r, 100));
-    const accounts = info.users.slice(0, Math.min(o.depositSessions, info.users.length));
-    const w = spawnSessions({ mode: 'subscribe', url: `ws://127.0.0.1:${sys.port}/ws`, accounts });
-    const ready = await nextMessage<{ ready: number; failed: number; error?: string }>(w);
-    if (ready.error) throw new Error(ready.error);
+    const ws = spawn(`ws://127.0.0.1:${sys.port}/ws`);
+    // listening to every worker at once: a message no listener hears is lost
+    const ready = await Promise.all(ws.map((w) => nextMessage<{ ready: number; failed: number; error?: string }>(w)));
+    for (const r of ready) if (r.error) throw new Error(r.error);
     const cpu0 = processUsage(sys.pid);
     const t0 = Date.now();
     const key = privateKeyFromWif(DEV_BLOCK_SIGNING_WIF);
@@ -428,6 +684,8 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
     const ids = new Map((await post({ id: 1, method: 'lookup_account_names', params: [accounts] })).result.map((a: { id: string; name: string } | null, i: number) => [accounts[i]!, a?.id]));
     let sent = 0;
     let refused = 0;
+    /** the node's refusals by message, for the report: a refused transfer is a deposit never seen */
+    const refusals = new Map<string, number>();
     const interval = 1000 / o.depositRate;
     const end = t0 + o.depositSeconds * 1000;
     let nextAt = t0;
@@ -439,18 +697,25 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
         fees: gp.parameters.current_fees,
       });
       const r = await post({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [signTransaction(chainId, trx, [key])]] });
-      if (r.error) refused++;
+      if (r.error) {
+        refused++;
+        const why = String((r.error as { message?: unknown }).message ?? 'no message').slice(0, 160);
+        refusals.set(why, (refusals.get(why) ?? 0) + 1);
+      }
       sent++;
       nextAt += interval;
       const wait = nextAt - Date.now();
       if (wait > 0) await new Promise((res) => setTimeout(res, wait));
     }
-    // The last transfers' block, and its notices.
-    await new Promise((r) => setTimeout(r, 2.5 * o.settleMs));
+    // The last transfers' block, and its notices (and the pollers' next round).
+    await new Promise((r) => setTimeout(r, Math.max(2.5 * o.settleMs, 1500)));
     const cpu1 = processUsage(sys.pid);
-    w.postMessage('close');
-    const done = await nextMessage<{ arrivals: Arrival[]; failed: number }>(w);
-    await w.terminate();
+    const done: { arrivals: Arrival[]; failed: number; poll?: PollStats }[] = [];
+    for (const w of ws) {
+      w.postMessage('close');
+      done.push(await nextMessage<{ arrivals: Arrival[]; failed: number; poll?: PollStats }>(w));
+      await w.terminate();
+    }
     // When each block was applied, from the node's log.
     const applied = new Map<number, number>();
     for (const line of sys.lines) {
@@ -462,19 +727,21 @@ async function deposits(o: Options, info: ChainInfo, workers: number): Promise<B
         /* not a log line */
       }
     }
-    const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
-    for (const [block, at] of done.arrivals) {
-      const t = applied.get(block);
-      if (t !== undefined) h.recordValue(Math.max(1, Math.round((at - t) * 1000)));
-    }
+    const sessions = done.map((d, i) => {
+      const delay = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+      for (const [block, at] of d.arrivals) {
+        const t = applied.get(block);
+        if (t !== undefined) delay.recordValue(Math.max(1, Math.round((at - t) * 1000)));
+      }
+      return { ready: ready[i]!.ready, delay, ...(d.poll ? { poll: d.poll } : {}) };
+    });
     return {
       system: sys.name,
-      sessions: ready.ready,
-      deliveries: h.totalCount,
-      rate: o.depositRate,
-      delayMs: percentiles(h),
+      sessions,
       nodeCpuPercent: Math.round(((cpu1.cpuSeconds - cpu0.cpuSeconds) / ((Date.now() - t0) / 1000)) * 100),
-      notes: `${sent} transfers broadcast (${refused} refused), ${ready.failed + done.failed} session errors; delay from the node's "produced block" log time (ms) to the notice's arrival`,
+      transfers: `${sent} transfers broadcast (${refused} refused${refused > 0 ? `: ${[...refusals].map(([why, n]) => `${n}× "${why}"`).join('; ')}` : ''})`,
+      refused,
+      sessionErrors: ready.reduce((n, r) => n + r.failed, 0) + done.reduce((n, d) => n + d.failed, 0),
     };
   } finally {
     await sys.stop();
@@ -522,9 +789,9 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     idle: [],
   };
   const list = scenarios(info, o).filter((s) => o.scenarios.has(s.name));
-  const specFor = (s: (typeof list)[number], port: number, rate = 0): LoadSpec => ({
+  const specFor = (s: Scenario, port: number, rate = 0, urlPath = s.transport === 'http' ? '/rpc' : '/ws'): LoadSpec => ({
     transport: s.transport,
-    url: s.transport === 'http' ? `http://127.0.0.1:${port}/rpc` : `ws://127.0.0.1:${port}/ws`,
+    url: `${s.transport}://127.0.0.1:${port}${urlPath}`,
     connections: Math.min(s.connections, o.maxConnections),
     inflight: s.inflight,
     rate,
@@ -559,8 +826,9 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   // The best worker count for small calls over WebSocket (or for whatever ran); its open-loop runs
   // give the capacity advice.
   const swept = report.runs.filter((r) => r.kind === 'graphene-rpc');
-  const best = (swept.some((r) => r.scenario === 'ws-small') ? swept.filter((r) => r.scenario === 'ws-small') : swept).sort((a, b) => b.throughput - a.throughput)[0];
-  const bestWorkers = best?.workers ?? o.workersSweep[0]!;
+  const advice = adviseWorkers(swept);
+  const best = advice ? swept.find((r) => r.workers === advice.workers) : undefined;
+  const bestWorkers = advice?.workers ?? o.workersSweep[0]!;
   const openLoop = list.filter((s) => s.name === 'ws-small' || s.name === 'ws-mixed');
   if (openLoop.length > 0) {
     const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers: bestWorkers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
@@ -580,22 +848,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
         const runs: RunResult[] = [];
         for (const rate of rates) runs.push(await at(rate));
         if (s.name === 'ws-small') {
-          // The capacity search: below the shares while none keeps p99 within the target (halving, down
-          // to MIN_OPEN_LOOP_RATE), then bisecting between the highest rate that kept it and the
-          // lowest above that did not.
           const meets = (r: RunResult): boolean => r.errors === 0 && (r.latency.small?.p99 ?? Infinity) <= o.p99TargetMs;
-          let low = Math.min(...rates);
-          while (!runs.some(meets) && low > MIN_OPEN_LOOP_RATE) {
-            low = Math.max(MIN_OPEN_LOOP_RATE, Math.floor(low / 2));
-            runs.push(await at(low));
-          }
-          for (let step = 0; step < CAPACITY_BISECTIONS; step++) {
-            const good = runs.filter(meets).sort((a, b) => b.offeredRate! - a.offeredRate!)[0];
-            if (!good) break;
-            const bad = runs.filter((r) => !meets(r) && r.offeredRate! > good.offeredRate!).sort((a, b) => a.offeredRate! - b.offeredRate!)[0];
-            if (!bad || bad.offeredRate! - good.offeredRate! < good.offeredRate! * 0.1) break;
-            runs.push(await at(Math.round((good.offeredRate! + bad.offeredRate!) / 2)));
-          }
+          await searchCapacity(runs, at, meets);
         }
       }
     } finally {
@@ -616,11 +870,27 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       await sys.stop();
     }
   }
-  for (const s of list) {
-    const sys = await startSystem('ceiling', { dataDir: o.dataDir, replyBytes: replySize[s.name] });
+  // The same server in cluster mode: one process per core, the multi-core peer.
+  if (list.length > 0 && o.clusterProcesses > 1) {
+    const sys = await startSystem('conventional-cluster', { dataDir: o.dataDir, processes: o.clusterProcesses });
     try {
-      log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
-      report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+      for (const s of list) {
+        log(`${s.name} on ${sys.name}…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o));
+      }
+    } finally {
+      await sys.stop();
+    }
+  }
+  if (o.scalingCheck) report.scalingCheck = await scalingCheck(o, list.filter((s) => s.name === 'ws-small' || s.name === 'ws-history'), specFor, bestWorkers, report.runs);
+  // The ceiling: one process, each scenario on the path that gives replies of graphene-rpc's size.
+  if (list.length > 0) {
+    const sys = await startSystem('ceiling', { dataDir: o.dataDir });
+    try {
+      for (const s of list) {
+        log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), o));
+      }
     } finally {
       await sys.stop();
     }
@@ -639,6 +909,10 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   if (o.scenarios.has('ws-deposits')) {
     log(`ws-deposits with ${o.depositSessions} subscribed sessions…`);
     report.deposits = await deposits(o, info, bestWorkers);
+  }
+  if (o.scenarios.has('ws-exchange')) {
+    log(`ws-exchange: ${o.exchangeClients} pollers of ${o.exchangeAccounts} deposit accounts each, and a watcher…`);
+    report.exchange = await exchange(o, info, bestWorkers);
   }
   const adversarial = new Set(ADVERSARIAL_SCENARIOS.filter((s) => o.scenarios.has(s)));
   if (adversarial.size > 0) {
@@ -669,6 +943,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       scenario: 'ws-small',
       p99TargetMs: o.p99TargetMs,
       recommendedWorkers: bestWorkers,
+      ...(advice ? { workerScores: advice.scores } : {}),
       sustainableRate: ok?.throughput ?? 0,
       note: ok
         ? `open-loop runs at ${open.map((r) => r.offeredRate!).sort((a, b) => a - b).join(', ')} calls/s; the highest whose p99 stayed within ${o.p99TargetMs} ms`
@@ -701,6 +976,7 @@ function printTable(r: BenchReport): void {
   }));
   if (rows.length > 0) console.table(rows);
   if (r.market) console.log(`ws-market: ${r.market.books.map((b) => `${b.base}/${b.quote} ${b.bids} bids ${b.asks} asks`).join(', ')} (depth ${r.market.depth})`);
+  if (r.exchange) console.log(`ws-exchange: ${r.exchange.clients} pollers, ${r.exchange.pollCallsPerSecond} calls/s, p99 ${r.exchange.pollLatencyMs.p99} ms; freshness p99: pollers ${r.exchange.pollerFreshnessMs.p99} ms, watcher ${r.exchange.watcherFreshnessMs.p99} ms`);
   if (r.deposits) console.log(`ws-deposits: ${r.deposits.sessions} sessions, ${r.deposits.deliveries} notices, delay p50 ${r.deposits.delayMs.p50} ms, p99 ${r.deposits.delayMs.p99} ms`);
   for (const i of r.idle) console.log(`ws-idle: ${i.system}: ${i.sessions} sessions, ${(i.bytesPerSession / 1024).toFixed(1)} KiB per session`);
   if (r.adversarial) printAdversarial(r.adversarial);

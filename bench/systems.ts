@@ -2,14 +2,15 @@
 // count), the ceiling (bare uWebSockets.js, canned replies) and the conventional stack (Fastify + ws,
 // handlers inline). Also reads a process's CPU time and resident memory from /proc.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export type SystemKind = 'graphene-rpc' | 'ceiling' | 'conventional';
+export type SystemKind = 'graphene-rpc' | 'ceiling' | 'conventional' | 'conventional-cluster';
 
 export interface RunningSystem {
   readonly name: string;
@@ -47,6 +48,10 @@ export interface StartOptions {
   readonly nodeDefaults?: boolean;
   /** graphene-rpc: a built checkout whose `dist/src/cli.js` is the node to start (default: this one) */
   readonly nodeDir?: string;
+  /** conventional-cluster: processes (default: one per core) */
+  readonly processes?: number;
+  /** run the system under `taskset -c CPUS` (for example "0"), to measure it on fewer cores */
+  readonly cpus?: string;
 }
 
 /** The `serve` options a node's CLI knows and their defaults, from its `--help` (cached per CLI). */
@@ -127,10 +132,13 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
     args = [path.join(dist, 'bench/baselines/ceiling.js'), String(port), String(o.replyBytes ?? 1024)];
     ready = /listening/;
   } else {
-    args = [path.join(dist, 'bench/baselines/conventional.js'), String(port), o.dataDir];
+    const processes = kind === 'conventional-cluster' ? (o.processes ?? os.availableParallelism()) : 1;
+    args = [path.join(dist, 'bench/baselines/conventional.js'), String(port), o.dataDir, String(processes)];
     ready = /listening/;
   }
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = o.cpus
+    ? spawn('taskset', ['-c', o.cpus, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let buffered = '';
   const onData = (d: Buffer) => {
@@ -152,7 +160,13 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const name = kind === 'graphene-rpc' ? `graphene-rpc${o.nodeDir ? ` (${path.basename(path.resolve(o.nodeDir))})` : ''} ×${o.workers ?? 1}` : kind;
+  const pinned = o.cpus ? ` on CPU ${o.cpus}` : '';
+  const name =
+    (kind === 'graphene-rpc'
+      ? `graphene-rpc${o.nodeDir ? ` (${path.basename(path.resolve(o.nodeDir))})` : ''} ×${o.workers ?? 1}`
+      : kind === 'conventional-cluster'
+        ? `conventional ×${o.processes ?? os.availableParallelism()} processes`
+        : kind) + pinned;
   return {
     name,
     kind,
@@ -172,12 +186,61 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
 
 const CLOCK_TICKS = 100; // _SC_CLK_TCK on Linux
 
-/** CPU seconds (user + system, all threads) and resident memory of a process. */
-export function processUsage(pid: number): { cpuSeconds: number; rssBytes: number } {
+/** user + system CPU seconds from a /proc stat line (the fields after the command's closing parenthesis) */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** The process and its descendants (the conventional stack's cluster forks one process per core). */
+export function processTree(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
+
+/**
+ * CPU seconds of every thread of a process tree, keyed by thread id, with each thread's process: what
+ * the bench splits into the front-end thread, the worker threads and the rest (GC, libuv, I/O).
+ */
+export function threadTimes(pid: number): Map<number, { process: number; cpuSeconds: number }> {
+  const out = new Map<number, { process: number; cpuSeconds: number }>();
+  for (const p of processTree(pid)) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        out.set(Number(tid), { process: p, cpuSeconds: statCpuSeconds(readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8')) });
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+  }
+  return out;
+}
+
+/** CPU seconds (user + system, all threads) and resident memory of a process, or of its whole tree. */
+export function processUsage(pid: number, withChildren = false): { cpuSeconds: number; rssBytes: number } {
+  if (withChildren) {
+    const all = processTree(pid).map((p) => processUsage(p));
+    return { cpuSeconds: all.reduce((n, u) => n + u.cpuSeconds, 0), rssBytes: all.reduce((n, u) => n + u.rssBytes, 0) };
+  }
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const cpuSeconds = statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rss = /VmRSS:\s+(\d+) kB/.exec(status);
     return { cpuSeconds, rssBytes: rss ? Number(rss[1]) * 1024 : 0 };

@@ -96,6 +96,10 @@ export interface Config {
   readonly maxReplyBytes: number;
   /** ids or names one call may carry where Core sets no limit (get_objects, get_accounts, …) */
   readonly maxIdsPerCall: number;
+  /** object ids one connection may be subscribed to (get_objects, get_accounts, get_assets, …); beyond it they are not subscribed */
+  readonly maxSubscribedObjectsPerConnection: number;
+  /** markets one connection may subscribe to with subscribe_to_market; beyond it the call is refused */
+  readonly maxMarketSubscriptionsPerConnection: number;
   /** calls per second one WebSocket connection may make; 0: no limit */
   readonly maxCallsPerSecond: number;
   /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
@@ -216,7 +220,10 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
   { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: 'auto', help: 'Worker threads that run chain queries; auto: the number of CPU cores' },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
-  { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 3600 }, default: '3', help: 'Seconds between produced blocks; 0 produces blocks only on demand (debug_generate_blocks)' },
+  // At most GRAPHENE_MAX_BLOCK_INTERVAL (30 s, protocol/config.hpp), as chain_parameters::validate()
+  // requires of block_interval: the global properties report the interval in use, and a longer one
+  // would be a value Core refuses to hold.
+  { name: 'block-interval', key: 'blockInterval', kind: { type: 'int', min: 0, max: 30 }, default: '3', help: 'Seconds between produced blocks, at most 30 (Core\'s GRAPHENE_MAX_BLOCK_INTERVAL); 0 produces blocks only on demand (debug_generate_blocks)' },
   { name: 'private-key', key: 'privateKey', kind: { type: 'string', nullable: true }, default: null, help: 'Block signing key pair ["public key","WIF private key"], as witness_node takes it (default: the development key, with the chain\'s key prefix)' },
   {
     name: 'address-prefix',
@@ -242,6 +249,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
   { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },
   { name: 'max-ids-per-call', key: 'maxIdsPerCall', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '1000', help: 'Ids or names one call may carry where Core sets no limit (get_objects, get_accounts, lookup_account_names, …)' },
+  {
+    name: 'max-subscribed-objects-per-connection',
+    key: 'maxSubscribedObjectsPerConnection',
+    kind: { type: 'int', min: 1, max: 10_000_000 },
+    default: '10000',
+    help: 'Object ids one WebSocket connection may be subscribed to (get_objects, get_accounts, get_assets, …); the call still answers, ids beyond it are not subscribed (Core keeps them in a bloom filter sized for 10,000)',
+  },
+  { name: 'max-market-subscriptions-per-connection', key: 'maxMarketSubscriptionsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Markets one WebSocket connection may subscribe to with subscribe_to_market; one more is refused with an execution error (Core has no limit)' },
   { name: 'shutdown-drain-ms', key: 'shutdownDrainMs', kind: { type: 'int', min: 0, max: 600_000 }, default: '5000', help: 'On SIGINT/SIGTERM, milliseconds to wait for calls in flight to be answered before WebSockets are closed (1001); a second signal stops at once' },
   { name: 'ready-max-head-age', key: 'readyMaxHeadAge', kind: { type: 'int', min: 0, max: 31_536_000 }, default: '60', help: 'Seconds; GET /ready answers 503 while the head block is older than this (0: not checked; on-demand blocks are never checked)' },
   { name: 'max-calls-per-second', key: 'maxCallsPerSecond', kind: { type: 'int', min: 0, max: 10_000_000 }, default: '2000', help: 'Calls per second one WebSocket connection may make; more get error -32013 (0: no limit). Per-user limits go in the access file (max_calls_per_second)' },

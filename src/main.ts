@@ -166,7 +166,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   // The free-space bound is read at each block, so a reload applies to the next one.
   const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes }, { customOperations: config.customOperationsPlugin });
   const confirmations = new Confirmations();
-  const subscriptions = new SubscriptionHub();
 
   // The metrics come first: the parts below count into them from the start. What they read when
   // scraped is made later, so they read it through `parts`.
@@ -187,6 +186,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     bufferedBytes: () => buffered.total,
     storeWritable: () => producer.storeWritable,
   });
+
+  const subscriptions = new SubscriptionHub((kind, n) => void (metrics.subscriptionsRefused[kind] += n));
 
   checkRegistry();
   const poolLog = log.child({ component: 'pool' });

@@ -1,15 +1,23 @@
 // The benchmark as a smoke test, at its tiniest (`--tiny`: a 60-account chain, one worker count,
 // 0.2 s runs, a few sessions): every scenario on every system completes without errors and the report
-// is written (JSON, Markdown, SVG charts); ws-market polls books that hold orders. No timing is asserted: speed is for the report, not for
-// tests. The full benchmark is a command (`npm run bench`), not a test.
+// is written (JSON, Markdown, SVG charts); ws-market polls books that hold orders. No timing is
+// asserted: speed is for the report, not for tests. The full benchmark is a command (`npm run bench`),
+// not a test.
+//
+// The scenarios are split over tests that run at once, each bench process on its own copy of one
+// generated chain (a node locks its data directory), so that the whole file takes about as long as its
+// longest part.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
 import { runGenerate } from '../src/generate-command.js';
-import { MIN_OPEN_LOOP_RATE } from '../bench/run.js';
+import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
+import { benchDefault } from '../bench/options.js';
+import type { BenchReport } from '../bench/results.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 
@@ -21,66 +29,146 @@ const bench = (args: string[]) =>
     }),
   );
 
-test('graphene-rpc bench --tiny runs every scenario without errors and writes the report', async (t) => {
+// One tiny chain (the --tiny defaults), generated once; each test runs on a copy.
+const template = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-bench-chain-'));
+test.before(async () => {
+  const n = (name: string) => Number(benchDefault(name, 'tiny'));
+  await runGenerate({ dataDir: template, accounts: n('accounts'), operations: n('operations'), orders: n('orders'), seed: 1, progress: false });
+});
+test.after.always(() => rmSync(template, { recursive: true, force: true }));
+
+/** Runs `bench --tiny` with `args` on a copy of the chain; returns the report and its Markdown. */
+async function tinyBench(t: ExecutionContext, args: string[]): Promise<{ report: BenchReport; md: string; svgs: number }> {
   const out = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-bench-'));
   t.teardown(() => rmSync(out, { recursive: true, force: true }));
-  const run = await bench(['--tiny', '--data-dir', path.join(out, 'chain'), '--out', out]);
-  t.is(run.code, 0, run.stderr.slice(-3000));
+  cpSync(template, path.join(out, 'chain'), { recursive: true });
+  const run = await bench(['--tiny', '--data-dir', path.join(out, 'chain'), '--out', out, ...args]);
+  if (run.code !== 0) t.fail(run.stderr.slice(-3000));
   const files = readdirSync(out).filter((f) => f.startsWith('bench-'));
   const json = files.find((f) => f.endsWith('.json'));
-  t.truthy(json, 'a JSON result');
-  t.truthy(files.find((f) => f.endsWith('.md')), 'a Markdown report');
-  t.true(files.filter((f) => f.endsWith('.svg')).length >= 4, 'the charts');
-  const report = JSON.parse(readFileSync(path.join(out, json!), 'utf8'));
-  const scenarios = new Set(report.runs.map((r: { scenario: string }) => r.scenario));
+  const md = files.find((f) => f.endsWith('.md'));
+  if (!json || !md) throw new Error(`no JSON or Markdown report in ${files.join(', ')}`);
+  return { report: JSON.parse(readFileSync(path.join(out, json), 'utf8')), md: readFileSync(path.join(out, md), 'utf8'), svgs: files.filter((f) => f.endsWith('.svg')).length };
+}
+
+test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rpc, the conventional stack and the ceiling, and writes the report', async (t) => {
+  // A p99 target no tiny run misses: the capacity search itself is tested below without a node.
+  const { report, md, svgs } = await tinyBench(t, ['--scenarios', 'http-small,ws-small,ws-history,ws-mixed,ws-market', '--cluster', '0', '--p99-target', '1000']);
+  t.true(svgs >= 4, 'the charts');
+  const scenarios = new Set(report.runs.map((r) => r.scenario));
   for (const s of ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market']) t.true(scenarios.has(s), s);
-  for (const kind of ['graphene-rpc', 'ceiling', 'conventional']) t.true(report.runs.some((r: { kind: string }) => r.kind === kind), kind);
+  for (const kind of ['graphene-rpc', 'ceiling', 'conventional']) t.true(report.runs.some((r) => r.kind === kind), kind);
   for (const r of report.runs) {
     t.is(r.errors, 0, `${r.scenario} on ${r.system}`);
     t.true(r.completed > 0, `${r.scenario} on ${r.system} completed calls`);
+    // CPU per call is measured for every run; graphene-rpc's pool threads are told apart by the tid they log
+    t.truthy(r.cpuUs, `${r.scenario} on ${r.system}: CPU per call`);
   }
   // ws-market: the generated chain has markets, their books are not empty, and every system was
   // measured answering book and ticker calls (errors are counted in each run above).
   t.true(report.chain.openOrders > 0, 'the generated chain holds open orders');
-  t.true(report.market.books.length > 0, 'markets polled');
-  for (const b of report.market.books) t.true(b.bids + b.asks > 0, `${b.base}/${b.quote}: a non-empty order book`);
+  t.true(report.market!.books.length > 0, 'markets polled');
+  for (const b of report.market!.books) t.true(b.bids + b.asks > 0, `${b.base}/${b.quote}: a non-empty order book`);
   for (const kind of ['graphene-rpc', 'ceiling', 'conventional']) {
-    const run = report.runs.find((r: { scenario: string; kind: string }) => r.scenario === 'ws-market' && r.kind === kind);
+    const run = report.runs.find((r) => r.scenario === 'ws-market' && r.kind === kind);
     t.truthy(run, `ws-market on ${kind}`);
-    if (kind !== 'ceiling') t.true(run.latency.book.count > 0 && run.latency.ticker.count > 0, `${kind}: both book and ticker calls`);
+    if (kind !== 'ceiling') t.true(run!.latency.book!.count > 0 && run!.latency.ticker!.count > 0, `${kind}: both book and ticker calls`);
   }
-  t.true(report.deposits.deliveries > 0, 'ws-deposits measured notices');
-  t.is(report.idle.length, 2, 'ws-idle on graphene-rpc and the conventional stack');
-  t.truthy(report.capacity);
-  // The capacity advice rests on a run that met the target, or the search went down to its lowest
-  // rate before it said that none did.
-  const smallOpen = report.runs.filter((r: { scenario: string; loop: string }) => r.scenario === 'ws-small' && r.loop === 'open');
-  if (report.capacity.sustainableRate > 0) {
-    t.true(smallOpen.some((r: { throughput: number; errors: number; latency: { small: { p99: number } } }) => r.throughput === report.capacity.sustainableRate && r.errors === 0 && r.latency.small.p99 <= report.capacity.p99TargetMs));
-  } else {
-    t.is(Math.min(...smallOpen.map((r: { offeredRate: number }) => r.offeredRate)), MIN_OPEN_LOOP_RATE, report.capacity.note);
-  }
-  const md = readFileSync(path.join(out, files.find((f) => f.endsWith('.md'))!), 'utf8');
+  // The capacity advice rests on a run that met the target.
+  const smallOpen = report.runs.filter((r) => r.scenario === 'ws-small' && r.loop === 'open');
+  t.true(smallOpen.some((r) => r.throughput === report.capacity!.sustainableRate && r.errors === 0 && r.latency.small!.p99 <= report.capacity!.p99TargetMs));
   t.regex(md, /## Capacity advice/);
   t.regex(md, /## ws-market\n[^]*\| BTS\/X[A-Z]+ \| \d+ \|/);
-  // The adversarial scenarios: the prober measured idle and next to each attack, the attackers served.
-  const adv = report.adversarial;
+  t.regex(md, /## Goals\n[^]*\| ws-history ≥ 1\.5× the conventional stack \| [\d.]+× \| (yes|\*\*no\*\*) \|/);
+  t.regex(md, /## Where each microsecond goes\n[^]*\| ws-small \| graphene-rpc ×1 \| [\d.]+ \| [\d.]+ \|/);
+  t.regex(md, /## Scaling projection\n[^]*\| ws-history \| conventional \| \d+ \|/);
+});
+
+test('graphene-rpc bench --tiny measures idle sessions, deposit notices and an exchange polling its deposit accounts', async (t) => {
+  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-idle,ws-deposits,ws-exchange']);
+  t.true(report.deposits!.deliveries > 0, 'ws-deposits measured notices');
+  t.is(report.deposits!.refused, 0, 'no deposit refused');
+  t.is(report.idle.length, 2, 'ws-idle on graphene-rpc and the conventional stack');
+  const e = report.exchange!;
+  t.is(e.clients, 2, 'the pollers connected');
+  t.true(e.pollCalls > 0 && e.pollErrors === 0, 'the pollers polled without errors');
+  t.true(e.pollerFreshnessMs.count > 0, 'the pollers saw deposits');
+  t.true(e.watcherFreshnessMs.count > 0, 'the watcher saw deposits');
+  t.is(e.refused, 0);
+  t.regex(md, /## ws-exchange\n[^]*\| poll calls\/s \| \d+ \(\d+ calls, 0 errors\) \|/);
+});
+
+test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober', async (t) => {
+  const { report, md } = await tinyBench(t, ['--scenarios', 'adv-expensive,adv-pipelined,adv-flood,adv-nonreaders']);
+  // The prober measured idle and next to each attack, the attackers served.
+  const adv = report.adversarial!;
   t.true(adv.idle.count > 0, 'the prober measured idle');
-  t.deepEqual(adv.runs.map((r: { scenario: string }) => r.scenario), ['adv-expensive', 'adv-pipelined', 'adv-flood', 'adv-nonreaders']);
+  t.deepEqual(adv.runs.map((r) => r.scenario), ['adv-expensive', 'adv-pipelined', 'adv-flood', 'adv-nonreaders']);
   for (const r of adv.runs) {
     t.true(r.prober.count > 0, `${r.scenario}: the prober measured`);
     t.true(r.attackers.connections > 0 && r.attackers.sent > 0, `${r.scenario}: the attackers sent`);
     t.true(r.nodeRssMaxMiB > 0, `${r.scenario}: the node's RSS`);
     t.is(typeof r.pass, 'boolean');
   }
-  t.true(adv.calls.some((c: { label: string }) => c.label === adv.expensive), 'the attacks use a measured call');
+  t.true(adv.calls.some((c) => c.label === adv.expensive), 'the attacks use a measured call');
   t.regex(md, /## Under attack\n[^]*\| adv-nonreaders \|/);
+});
+
+test('graphene-rpc bench --tiny runs the conventional stack in cluster mode and checks the scaling model with taskset', async (t) => {
+  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-small,ws-history', '--cluster', '2', '--scaling-check', 'yes', '--p99-target', '1000']);
+  for (const s of ['ws-small', 'ws-history']) {
+    const run = report.runs.find((r) => r.scenario === s && r.kind === 'conventional-cluster');
+    t.truthy(run, `${s} on the cluster`);
+    t.is(run!.errors, 0);
+    t.true(run!.completed > 0);
+  }
+  if (os.availableParallelism() < 2) {
+    t.deepEqual(report.scalingCheck, [], 'one CPU: nothing to pin apart');
+    return;
+  }
+  t.deepEqual(report.scalingCheck!.map((c) => c.scenario), ['ws-small', 'ws-history']);
+  for (const c of report.scalingCheck!) {
+    t.true(c.oneCpu.measured > 0 && c.oneCpu.predicted > 0 && c.allCpus.measured > 0 && c.allCpus.predicted > 0, c.scenario);
+    t.true(c.oneCpu.cpuUs.frontEnd > 0, `${c.scenario}: the pinned run measured its front end`);
+  }
+  t.regex(md, /### The model checked on this machine\n[^]*\| ws-small \| 1 \| \d+ \| \d+ \|/);
+});
+
+test('the capacity search halves the rate until one meets the target, then bisects towards the next that did not', async (t) => {
+  // A fake system that keeps p99 within the target up to 300 calls/s.
+  const at = async (rate: number) => ({ offeredRate: rate, ok: rate <= 300 });
+  const runs = [await at(1000), await at(2500)];
+  await searchCapacity(runs, at, (r) => r.ok);
+  const rates = runs.map((r) => r.offeredRate);
+  t.deepEqual(rates.slice(2, 4), [500, 250], 'halved from the lowest share until a rate met the target');
+  t.is(rates.length, 4 + CAPACITY_BISECTIONS, 'then bisected');
+  t.deepEqual(rates.slice(4), [375, 313]);
+});
+
+test('the worker-count advice weighs every scenario, not small calls alone', (t) => {
+  const runs = [
+    { scenario: 'ws-small', workers: 1, throughput: 10_000 },
+    { scenario: 'ws-small', workers: 2, throughput: 9_500 },
+    { scenario: 'ws-history', workers: 1, throughput: 1_000 },
+    { scenario: 'ws-history', workers: 2, throughput: 1_900 },
+  ];
+  const advice = adviseWorkers(runs)!;
+  t.is(advice.workers, 2, 'best for small calls alone would be 1');
+  t.deepEqual(advice.scores, { 1: 0.763, 2: 0.975 });
+});
+
+test('the capacity search stops at its lowest rate when no rate meets the target', async (t) => {
+  const at = async (rate: number) => ({ offeredRate: rate, ok: false });
+  const runs = [await at(100)];
+  await searchCapacity(runs, at, (r) => r.ok);
+  t.is(Math.min(...runs.map((r) => r.offeredRate)), MIN_OPEN_LOOP_RATE);
+  t.deepEqual(runs.map((r) => r.offeredRate), [100, 50, 25, 12, 10]);
 });
 
 test('graphene-rpc bench --scenarios refuses a scenario it does not know, naming the known ones', async (t) => {
   const run = await bench(['--tiny', '--scenarios', 'ws-small,ws-nope']);
   t.not(run.code, 0);
-  t.regex(run.stderr, /--scenarios: unknown scenario 'ws-nope' \(known: http-small, ws-small, ws-history, ws-mixed, ws-market, ws-idle, ws-deposits, adv-expensive, adv-pipelined, adv-flood, adv-nonreaders\)/);
+  t.regex(run.stderr, /--scenarios: unknown scenario 'ws-nope' \(known: http-small, ws-small, ws-history, ws-mixed, ws-market, ws-idle, ws-deposits, ws-exchange, adv-expensive, adv-pipelined, adv-flood, adv-nonreaders\)/);
 });
 
 test('graphene-rpc bench refuses ws-market on a chain without open orders, before running anything', async (t) => {

@@ -138,6 +138,13 @@ test('a bad integer is refused with a message naming the option', (t) => {
   t.is(buildConfig({ 'api-limit-get-account-history': '4294967295' }).apiLimits.api_limit_get_account_history, 4294967295);
 });
 
+test('block-interval: 0 (on demand) to 30 s, Core\'s GRAPHENE_MAX_BLOCK_INTERVAL; 31 and more refused, as chain_parameters::validate() refuses them', (t) => {
+  t.is(buildConfig({ 'block-interval': '0' }).blockInterval, 0);
+  t.is(buildConfig({ 'block-interval': '30' }).blockInterval, 30);
+  for (const bad of ['31', '255', '3600']) refused(t, () => buildConfig({ 'block-interval': bad }), "'block-interval' expects an integer from 0 to 30", `'${bad}'`);
+  refused(t, () => buildConfig({}, { 'block-interval': '60' }, 'config file a.ini'), "'block-interval'", 'a.ini');
+});
+
 test('a bad boolean is refused with a message naming the option', (t) => {
   refused(t, () => buildConfig({ 'enable-subscribe-to-all': 'maybe' }), "'enable-subscribe-to-all'");
 });

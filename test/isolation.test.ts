@@ -135,7 +135,7 @@ test('X-Forwarded-For from an untrusted peer is ignored: it cannot buy a client 
 
 test('max-buffered-bytes: WebSocket clients that never read are closed once the node is over its budget; a reading client is unaffected', async (t) => {
   const budget = 1024 * 1024;
-  const { wsUrl, node } = await startTestNode(t, {
+  const { wsUrl, node, port } = await startTestNode(t, {
     'max-buffered-bytes': String(budget),
     'ws-max-buffered-bytes': String(256 * 1024 * 1024),
     'max-pending-calls-per-connection': '100000',
@@ -160,12 +160,18 @@ test('max-buffered-bytes: WebSocket clients that never read are closed once the 
     polite.close();
     for (const ws of readers) ws.terminate();
   });
-  // The non-readers are closed (their sockets resume so the close can be seen).
+  // The node closes each non-reader as it goes over its share (it counts them in its metrics; their
+  // paused sockets cannot see the close yet); the reading client is served meanwhile.
   const deadline = Date.now() + 20_000;
-  while (node.bufferedBytes() <= budget && Date.now() < deadline) {
+  let probes = 0;
+  for (;;) {
     const r = await polite.call({ id: 'probe', method: 'get_chain_id', params: [] });
     t.is(typeof r.result, 'string');
+    probes++;
+    if ((await metrics(port))('graphene_rpc_backpressure_closes_total', { limit: 'max-buffered-bytes' }) >= readers.length) break;
+    if (Date.now() > deadline) return t.fail('the node did not close the clients that do not read within 20 s');
   }
+  t.true(probes > 0, 'the reading client was served while the others were dropped');
   for (const ws of readers) (ws as unknown as { _socket: { resume(): void } })._socket.resume();
   // Closed by the server (1013, or 1006 when its close frame could not get past the unread data).
   const codes = await Promise.all(closed);
@@ -268,4 +274,100 @@ test('max-unread-bytes-per-connection: the calls of a client that does not read 
   while (replies.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   t.is(replies.length, n);
   t.true(replies.every((r) => r.startsWith('{"id":') && r.includes('"result":[')));
+});
+
+/** The node's metrics, parsed as Prometheus parses them. */
+async function metrics(port: number) {
+  const { parsePromText, valueOf } = await import('./helpers/prom-text.js');
+  const families = parsePromText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+  return (name: string, labels: Record<string, string> = {}) => valueOf(families, name, labels) ?? 0;
+}
+
+/** Resolves once `ok` holds of the node's metrics, looking again every 20 ms; an error after `ms`. */
+async function metricsUntil(port: number, ok: (m: Awaited<ReturnType<typeof metrics>>) => boolean, ms = 30_000): Promise<Awaited<ReturnType<typeof metrics>>> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const m = await metrics(port);
+    if (ok(m)) return m;
+    if (Date.now() > deadline) throw new Error(`the metrics did not reach the condition within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// Heavy calls with big replies: 20,000 ids each (~18 MB), many times what a worker writes in the
+// moment a close takes to reach it.
+const HEAVY_CLOSE_OPTIONS = { 'max-ids-per-call': '100000', 'max-request-bytes': String(4 * 1024 * 1024), 'max-reply-bytes': String(256 * 1024 * 1024), 'call-budget-ms': '600000', 'max-calls-per-second': '0' };
+// 100,000 ids: a call of about a second, long against the time between seeing one running and the
+// close (a shorter call could end, and the next one start, in that window on a loaded machine).
+const heavyIds = Array.from({ length: 100_000 }, (_, i) => `1.2.${i % 6}`);
+const CALLS = 10;
+const getObjects = (m: Awaited<ReturnType<typeof metrics>>, outcome: string) => m('graphene_rpc_calls_total', { api: 'database', method: 'get_objects', outcome });
+
+/**
+ * After a client that had CALLS heavy calls in flight is gone: every one of them is answered
+ * -32011 inside the node (its waiting calls never ran, its running ones stopped), but for at most
+ * the one a worker may have finished before the close reached it. Before calls in the pool were
+ * cancelled, every call the pool held (8 here: two tasks of four) ran to its end.
+ */
+async function everyCallDropped(t: import('ava').ExecutionContext, port: number) {
+  const m = await metricsUntil(port, (x) => getObjects(x, 'cancelled') + getObjects(x, 'ok') >= CALLS && x('graphene_rpc_pool_running_calls') === 0);
+  t.true(getObjects(m, 'ok') <= 1, `${getObjects(m, 'ok')} calls ran to their end after their client had gone`);
+  t.is(getObjects(m, 'cancelled') + getObjects(m, 'ok'), CALLS);
+}
+
+test('a closed WebSocket: its waiting calls never run and its running ones stop (answered -32011 inside the node, never sent)', async (t) => {
+  const { wsUrl, port } = await startTestNode(t, HEAVY_CLOSE_OPTIONS);
+  const ws = await WsClient.connect(wsUrl);
+  ws.ws.on('error', () => undefined);
+  for (let i = 0; i < CALLS; i++) ws.send(call(i, 'get_objects', [heavyIds]));
+  // Close once the pool holds some of them (the others wait in the scheduler).
+  await metricsUntil(port, (m) => m('graphene_rpc_pool_running_calls') > 0);
+  await ws.close();
+  await everyCallDropped(t, port);
+  // The worker is free: a new client is served.
+  const next = await WsClient.connect(wsUrl);
+  t.teardown(() => next.close());
+  t.is((await next.call({ id: 1, method: 'get_objects', params: [['1.2.0']] })).result[0].id, '1.2.0');
+});
+
+test('an HTTP client that goes away: its call never runs if it waits, and stops if it runs', async (t) => {
+  const { port, httpUrl } = await startTestNode(t, HEAVY_CLOSE_OPTIONS);
+  const net = await import('node:net');
+  const body = call(1, 'get_objects', [heavyIds]);
+  const sockets: import('node:net').Socket[] = [];
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+  });
+  for (let i = 0; i < CALLS; i++) {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    sockets.push(socket);
+  }
+  await metricsUntil(port, (m) => m('graphene_rpc_pool_running_calls') > 0);
+  for (const s of sockets) s.destroy();
+  await everyCallDropped(t, port);
+  const after = await httpPost(httpUrl, call(2, 'get_objects', [['1.2.0']]));
+  t.is(after.status, 200);
+});
+
+test('fair scheduling: a prober\'s cheap calls are all served while a connection pipelining many heavy calls still waits for most of its own', async (t) => {
+  const { wsUrl } = await startTestNode(t, { workers: '2', 'max-pending-calls-per-connection': '1000', 'max-calls-per-second': '0', 'call-budget-ms': '600000' });
+  const attacker = await WsClient.connect(wsUrl);
+  const prober = await WsClient.connect(wsUrl);
+  t.teardown(async () => {
+    await attacker.close();
+    await prober.close();
+  });
+  // 1,000 ids: a heavy call (src/pipeline/cost.ts), ~1 MB of reply each.
+  const n = 300;
+  const heavy = Array.from({ length: 1000 }, (_, i) => `1.2.${i % 6}`);
+  let attackerReplies = 0;
+  attacker.ws.on('message', () => attackerReplies++);
+  for (let i = 0; i < n; i++) attacker.send(call(i, 'get_objects', [heavy]));
+  const probes = 20;
+  for (let i = 0; i < probes; i++) t.is((await prober.call({ id: i, method: 'get_objects', params: [['1.2.0']] })).result[0].id, '1.2.0');
+  // Not timing: the order of completions. Served in one FIFO, each probe would wait behind every heavy call sent before it.
+  t.true(attackerReplies < n / 2, `the prober's ${probes} calls were served while the attacker had ${n - attackerReplies} of its ${n} calls unanswered`);
 });

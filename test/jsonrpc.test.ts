@@ -241,6 +241,27 @@ test('an integer literal beyond the 64-bit ranges is a parse error, as in fc\'s 
   t.is(request(t, '{"id":1,"method":"call","params":[18446744073709551615]}').params[0], '18446744073709551615');
 });
 
+test('a literal beyond 64 bits carries fc\'s own exception: "Couldn\'t parse uint64_t" (with to_uint64\'s captured text) or "Couldn\'t parse int64_t"', (t) => {
+  const stackOf = (text: string) => {
+    const r = parseInbound(text, DEPTH);
+    if (r.kind !== 'invalid') return t.fail('not refused');
+    t.is(r.error.message, 'Invalid JSON message');
+    t.like(r.error.data, { code: 4, name: 'parse_error_exception', message: 'Parse Error' });
+    return r.error.data!.stack.map((m) => [m.context.level, m.format, m.data]);
+  };
+  const big = '{"id":1,"method":"call","params":[18446744073709551616]}';
+  t.deepEqual(stackOf(big), [
+    ['error', "Couldn't parse uint64_t", {}],
+    ['warn', '', { i: '18446744073709551616' }],
+    ['warn', '', { str: big }],
+  ]);
+  const low = '{"id":-9223372036854775809,"method":"get_chain_id","params":[]}';
+  t.deepEqual(stackOf(low), [
+    ['error', "Couldn't parse int64_t", {}],
+    ['warn', '', { str: low }],
+  ]);
+});
+
 test('invalid JSON holding a long integer is still refused, with the error at the client\'s own position', (t) => {
   for (const text of ['{"id":1,"params":[12345678901234567890,]}', '{"id":1,"params":[012345678901234567890]}']) {
     const r = parseInbound(text, DEPTH);

@@ -94,7 +94,7 @@ test('account_update of the memo key, the votes and the active keys lands', asyn
   t.deepEqual(active, [publicKeyOf(privateKeyFromWif(keys.active!)), publicKeyOf(privateKeyFromWif(keys.extra!))].sort());
 });
 
-test('operations the devnet does not evaluate are priced as Core prices them, and refused by name when broadcast', async (t) => {
+test('the client prices its lifetime upgrade and its proposal as Core prices them, and the upgrade alice cannot pay is refused for her balance', async (t) => {
   const { replies } = await replay(t);
   const answer = (pattern: RegExp): { result?: unknown; error?: { message: string } } => JSON.parse(replies[callIndex(pattern)]!);
   // A lifetime membership at the schedule's fee; a proposal at its own, with its proposed transfer's.
@@ -102,10 +102,22 @@ test('operations the devnet does not evaluate are priced as Core prices them, an
   t.deepEqual(answer(/"get_required_fees", \[\[\[22, /).result, [[{ amount: 2000000, asset_id: '1.3.0' }, [{ amount: 86869, asset_id: '1.3.0' }]]]);
   // The client set the proposed transfer's fee from that answer before it signed.
   t.regex(calls[callIndex(/"broadcast_transaction".*\[\[22, /)]!.request, /"proposed_ops": \[\{"op": \[0, \{"fee": \{"amount": 86869, "asset_id": "1\.3\.0"\}/);
-  const supported = '(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 7 account_whitelist, 8 account_upgrade, 10 asset_create, 14 asset_issue, 20 witness_create, 21 witness_update, 29 committee_member_create, 30 committee_member_update, 32 vesting_balance_create, 33 vesting_balance_withdraw, 34 worker_create, 35 custom, 37 balance_claim)';
-  // account_upgrade is evaluated: alice cannot pay the lifetime fee.
+  // account_upgrade is evaluated: alice cannot pay the lifetime fee, and Core refuses it so.
   t.is(answer(/"broadcast_transaction".*\[\[8, /).error!.message, "Execution error: Assert Exception: Insufficient Balance: alice's balance of 794970 of asset 1.3.0 is less than required 1000000000");
-  t.is(answer(/"broadcast_transaction".*\[\[22, /).error!.message, `Execution error: Assert Exception: is_supported(op): operation 22 (proposal_create) is not supported on this chain ${supported}`);
+});
+
+test("the client's proposal is accepted: a 1.10.x object proposed by alice, holding her transfer with the fee the client set", async (t) => {
+  const { replies, ws } = await replay(t);
+  const broadcast = callIndex(/"broadcast_transaction".*\[\[22, /);
+  t.is(JSON.parse(replies[broadcast]!).result, null);
+  const sent = JSON.parse(calls[broadcast]!.request).params[2][0].operations[0][1];
+  ws.send(JSON.stringify({ id: 1, method: 'call', params: [0, 'get_proposed_transactions', ['alice']] }));
+  const [proposal] = JSON.parse(await ws.next()).result;
+  t.is(proposal.proposer, '1.2.7');
+  t.is(proposal.expiration_time, sent.expiration_time);
+  t.deepEqual(proposal.proposed_transaction.operations, [sent.proposed_ops[0].op]);
+  t.deepEqual(proposal.required_active_approvals, ['1.2.7']);
+  t.deepEqual(proposal.available_active_approvals, []);
 });
 
 test('verify_authority, get_required_signatures and get_transaction_hex read the client\'s transactions exactly, long nonce included', async (t) => {

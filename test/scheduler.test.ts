@@ -136,3 +136,13 @@ test('a paused owner\'s calls wait in place while others are served, and run onc
   t.true((await waiting[0]) instanceof Uint8Array);
   t.true((await waiting[1]) instanceof Uint8Array);
 });
+
+test('owners of one share (HTTP requests from one address) are served as one: many requests in flight get one turn per round', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  // 100 HTTP requests of one client, each its own owner, and one of another client.
+  for (let i = 0; i < 100; i++) void s.submit({ isClosed: false, isPaused: false, share: 'http 203.0.113.7' }, 'light', task(`a${i}`));
+  void s.submit({ isClosed: false, isPaused: false, share: 'http 198.51.100.1' }, 'light', task('b0'));
+  await settle();
+  t.deepEqual(tasks[0]!.calls.map((c) => c.method).slice(0, 3), ['a0', 'b0', 'a1'], 'the other client\'s call is second, not 101st');
+});

@@ -129,13 +129,37 @@ test('a store made before account storage (schema 3) opens, and custom operation
   t.deepEqual(reply.result, [{ id: '7.0.0', account: NATHAN, catalog: 'c', key: 'k', value: 1 }]);
 });
 
-test('a store made before the governance index (schema 5) opens with its genesis witness found by account and vote id', async (t) => {
+test('a store made before proposals and HTLCs (schema 5) opens with their empty indexes, keeps its history pages, and proposals index into them from then on', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
+  const pages = [...chain.store.accountPages.getRange({})].length;
+  // What the version before left: no proposal or HTLC index databases, schema 5.
+  await chain.store.proposalIndex.drop();
+  await chain.store.htlcIndex.drop();
+  await chain.store.meta.put('schema', '5');
+  const node = await chain.serve();
+  const proposed = async (): Promise<unknown> => JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', 'get_proposed_transactions', ['nathan']] }))).text).result;
+  t.deepEqual(await proposed(), []);
+  await node.node.close();
+  const store = openChainStore(chain.dataDir);
+  t.is(store.meta.get('schema'), SCHEMA_VERSION);
+  t.is([...store.accountPages.getRange({})].length, pages, 'the history pages are not built a second time');
+  const time = parseFcTime('2026-01-01T01:00:00');
+  const proposal: [number, Record<string, unknown>] = [22, { fee: { amount: 3_000_000, asset_id: '1.3.0' }, fee_paying_account: NATHAN, expiration_time: fcTime(time + 3600), proposed_ops: [{ op: [0, { fee: { amount: 100_000, asset_id: '1.3.0' }, from: NATHAN, to: '1.2.5', amount: { amount: 5, asset_id: '1.3.0' }, extensions: [] }] }], extensions: [] }];
+  applyBlock(store, { timestamp: time, transactions: [{ ref_block_num: 0, ref_block_prefix: 0, expiration: fcTime(time + 60), operations: [proposal], extensions: [], signatures: [] }] }, privateKeyFromWif(DEV_WIF));
+  await store.close();
+  const again = await chain.serve();
+  const reply = JSON.parse((await httpPost(again.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', 'get_proposed_transactions', ['nathan']] }))).text);
+  t.deepEqual(reply.result.map((p: { id: string }) => p.id), ['1.10.0']);
+});
+
+test('a store made before the governance index (schema 6) opens with its genesis witness found by account and vote id', async (t) => {
   const chain = makeChain(t);
   chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
   const witness = JSON.parse(chain.store.objects.get([1, 6, 0])!.toString('utf8')) as { witness_account: string; vote_id: string };
-  // What the version before left: no governance database, schema 5.
+  // What the version before left: no governance database, schema 6.
   await chain.store.governance.drop();
-  await chain.store.meta.put('schema', '5');
+  await chain.store.meta.put('schema', '6');
   const node = await chain.serve();
   const call = async (method: string, params: unknown[]): Promise<unknown> => JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', method, params] }))).text).result;
   t.is(((await call('get_witness_by_account', [witness.witness_account])) as { id: string }).id, '1.6.0');

@@ -14,6 +14,8 @@ export interface WorkerContext {
    * id for another); a context without it caches nothing.
    */
   snapshot?: number;
+  /** the front end's cancel flags (WorkerInit.cancelled); a context without them cancels nothing */
+  readonly cancelled?: Int32Array;
 }
 
 /**

@@ -13,6 +13,7 @@ import { runCall } from './run-call.js';
 import type { WorkerContext } from './context.js';
 import { createLogger } from '../src/log.js';
 import { threadId } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 
 const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
@@ -20,7 +21,6 @@ const config = deepFreeze(init.config);
 setAddressPrefix(config.addressPrefix);
 // Read-only: every write goes through the front end's chain writer, the store's one writer.
 const store = openChainStore(config.dataDir, { readOnly: true });
-Atomics.add(new Int32Array(init.ready), 0, 1);
 const storeVersion = new Int32Array(init.storeVersion);
 let seenVersion = Atomics.load(storeVersion, 0);
 
@@ -33,8 +33,20 @@ function refreshSnapshot(): void {
     ctx.snapshot = (ctx.snapshot ?? 0) + 1;
   }
 }
-const ctx: WorkerContext = { store, config, snapshot: 0 };
+const ctx: WorkerContext = { store, config, snapshot: 0, cancelled: new Int32Array(init.cancelled) };
 const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
+// The kernel's id of this thread, so that an operator's `top -H` or the bench (which splits CPU time
+// into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.
+log.info({ tid: kernelThreadId() }, 'worker thread started');
+Atomics.add(new Int32Array(init.ready), 0, 1);
+
+function kernelThreadId(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
+  } catch {
+    return undefined; // not Linux
+  }
+}
 
 /**
  * A batch of calls (the front end sends every call that arrived in one event-loop turn together,

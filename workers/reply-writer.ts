@@ -5,7 +5,9 @@
 // are checked as it goes: the reply may not grow past --max-reply-bytes, and every
 // DEADLINE_CHECK_EVERY writes the call's deadline (--call-budget-ms) is looked at. A call over
 // either stops at once, with an error that names the limit, instead of finishing a giant reply.
-import { RPC, RpcError, limitError } from '../src/errors.js';
+// The same look tells whether the caller has gone (its connection closed): the call then stops with
+// -32011, an answer nobody reads, and its worker is free for the others.
+import { RPC, RpcError, limitError, protocolError } from '../src/errors.js';
 
 /** Writes between two looks at the clock: a look costs ~25 ns, a write of a stored object ~100 ns or more. */
 export const DEADLINE_CHECK_EVERY = 64;
@@ -17,6 +19,8 @@ export interface WriterLimits {
   readonly deadline: number;
   /** the budget in ms, for the error message */
   readonly budgetMs: number;
+  /** true once the caller has gone (its connection closed); none: never */
+  readonly cancelled?: () => boolean;
 }
 
 const NO_LIMITS: WriterLimits = { maxBytes: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
@@ -49,9 +53,18 @@ export class ReplyWriter {
     this.buf = new Uint8Array(initial);
   }
 
-  /** Throws when the call is over its deadline; handlers that scan rows without writing call it too. */
+  /**
+   * Throws when the call is over its deadline, or its caller has gone. Handlers that walk rows
+   * without writing them count those rows with `skipped()`, which calls this as writes do.
+   */
   checkDeadline(): void {
+    if (this.limits.cancelled?.()) throw new RpcError(protocolError(RPC.CALL_CANCELLED));
     if (Date.now() > this.limits.deadline) throw new RpcError(limitError(RPC.BUDGET_EXCEEDED, `${this.limits.budgetMs} ms: --call-budget-ms`));
+  }
+
+  /** A row read and not written (a filter turned it down, or it is gathered to be written later): counted as a write is, for the look at the deadline. */
+  skipped(): void {
+    if (++this.writes % DEADLINE_CHECK_EVERY === 0) this.checkDeadline();
   }
 
   private afterWrite(): void {

@@ -18,11 +18,18 @@ export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask): 
     return { error: protocolError(RPC.INTERNAL) };
   }
   const budgetMs = task.budgetMs ?? ctx.config.callBudgetMs;
-  const out = new ReplyWriter({ maxBytes: ctx.config.maxReplyBytes, deadline: task.deadline ?? Number.POSITIVE_INFINITY, budgetMs });
+  const flags = task.cancelSlot === undefined ? undefined : ctx.cancelled;
+  const slot = task.cancelSlot ?? 0;
+  const out = new ReplyWriter({
+    maxBytes: ctx.config.maxReplyBytes,
+    deadline: task.deadline ?? Number.POSITIVE_INFINITY,
+    budgetMs,
+    ...(flags ? { cancelled: () => Atomics.load(flags, slot) !== 0 } : {}),
+  });
   out.subscribing = task.subscribe === true;
   if (task.head !== undefined) out.text(task.head);
   try {
-    // A call that waited past its deadline is not started.
+    // A call that waited past its deadline, or whose caller has gone, is not started.
     out.checkDeadline();
     // Handlers must await everything they start: an idle piscina worker blocks in Atomics.wait.
     await handler(ctx, task.params, out);

@@ -1,25 +1,40 @@
 // The ceiling: a bare uWebSockets.js server that answers every HTTP POST and WebSocket message with
 // a canned reply of a given size, without parsing or querying anything — the most this machine can
 // do with this transport. (`node dist/bench/baselines/ceiling.js PORT REPLY_BYTES`)
+//
+// A request to `/bytes/N` (HTTP POST, or a WebSocket opened on that path) gets N-byte replies
+// instead, so that one process serves every scenario with its own reply size; the size is looked up
+// once per HTTP request and once per WebSocket connection.
 // The node's loader: the same build the node would use on this Node.js.
 import * as uWS from '../../src/transport/uws.js';
 
 const port = Number(process.argv[2]);
-const size = Math.max(32, Number(process.argv[3] ?? 1024));
 const head = '{"id":1,"result":"';
-const reply = Buffer.from(`${head}${'x'.repeat(size - head.length - 2)}"}`);
+const replies = new Map<number, Buffer>();
+const replyOf = (bytes: number): Buffer => {
+  const size = Math.max(32, Math.min(64 * 1024 * 1024, Number.isFinite(bytes) ? Math.round(bytes) : 1024));
+  let r = replies.get(size);
+  if (!r) replies.set(size, (r = Buffer.from(`${head}${'x'.repeat(size - head.length - 2)}"}`)));
+  return r;
+};
+const fallback = replyOf(Number(process.argv[3] ?? 1024));
+const sized = (url: string): Buffer => (url.startsWith('/bytes/') ? replyOf(Number(url.slice(7))) : fallback);
 
 uWS
   .App()
-  .ws('/*', {
+  .ws<{ reply: Buffer }>('/*', {
     maxPayloadLength: 16 * 1024 * 1024,
     idleTimeout: 0,
     maxBackpressure: 64 * 1024 * 1024,
+    upgrade: (res, req, context) => {
+      res.upgrade({ reply: sized(req.getUrl()) }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+    },
     message: (ws) => {
-      ws.send(reply, false);
+      ws.send(ws.getUserData().reply, false);
     },
   })
-  .any('/*', (res) => {
+  .any('/*', (res, req) => {
+    const reply = sized(req.getUrl());
     res.onAborted(() => {});
     res.onData((_chunk, isLast) => {
       if (isLast) res.cork(() => res.writeHeader('Content-Type', 'application/json').end(reply));

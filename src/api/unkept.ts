@@ -1,7 +1,6 @@
 // The one list of calls about subsystems this chain does not keep (market-issued assets, liquidity pools, SameT
-// funds, credit offers and deals, proposals, withdraw permissions, HTLCs,
-// tickets, blinded balances, vote tallies). Each keeps Core's argument
-// conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
+// funds, credit offers and deals, withdraw permissions, tickets, blinded balances, vote tallies). Each
+// keeps Core's argument conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
 // answers on a chain where no such object exists.
 //
 // Keyed by API set, then method; each set's entries are checked against its API-set table, so a
@@ -33,7 +32,6 @@ const NO_POOLS = 'no liquidity pools';
 const NO_SAMET = 'no SameT funds';
 const NO_CREDIT = 'no credit offers or deals';
 const NO_WITHDRAW = 'no withdraw permissions';
-const NO_HTLC = 'no HTLCs';
 const NO_TICKETS = 'no tickets';
 
 export const UNKEPT = {
@@ -68,18 +66,11 @@ export const UNKEPT = {
     get_credit_deals_by_borrower: { answer: '[]', why: NO_CREDIT },
     get_credit_deals_by_debt_asset: { answer: '[]', why: NO_CREDIT },
     get_credit_deals_by_collateral_asset: { answer: '[]', why: NO_CREDIT },
-    // Proposed transactions
-    get_proposed_transactions: { answer: '[]', why: 'no proposals' },
     // Blinded balances
     get_blinded_balances: { answer: '[]', why: 'no blinded balances' },
     // Withdrawals
     get_withdraw_permissions_by_giver: { answer: '[]', why: NO_WITHDRAW },
     get_withdraw_permissions_by_recipient: { answer: '[]', why: NO_WITHDRAW },
-    // HTLC (get_htlc reads the store's 1.16.x objects, and there are none)
-    get_htlc: { answer: 'null', why: NO_HTLC },
-    get_htlc_by_from: { answer: '[]', why: NO_HTLC },
-    get_htlc_by_to: { answer: '[]', why: NO_HTLC },
-    list_htlcs: { answer: '[]', why: NO_HTLC },
     // Tickets
     list_tickets: { answer: '[]', why: NO_TICKETS },
     get_tickets_by_account: { answer: '[]', why: NO_TICKETS },

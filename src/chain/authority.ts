@@ -353,6 +353,10 @@ export function signatureKeys(chainId: string, trx: { signatures?: unknown }, di
 export interface VerifyOptions extends SignStateOptions {
   /** verify_authority's allow_committee (false for transactions pushed by clients) */
   allowCommittee?: boolean;
+  /** accounts whose active authority counts as given (a proposal's available_active_approvals) */
+  activeApprovals?: Iterable<number>;
+  /** accounts whose owner authority counts as given (a proposal's available_owner_approvals) */
+  ownerApprovals?: Iterable<number>;
 }
 
 /**
@@ -364,6 +368,9 @@ export function verifyAuthority(ops: readonly unknown[], signatures: readonly st
   const requiredOwner = new Set<number>();
   const other: AuthorityJson[] = [];
   const s = new SignState(signatures, { ...opts, availableKeys: [] });
+  const ownerApprovals = new Set(opts.ownerApprovals ?? []);
+  for (const id of opts.activeApprovals ?? []) s.approvedBy.add(id);
+  for (const id of ownerApprovals) s.approvedBy.add(id);
   for (const op of ops) operationRequiredAuthorities(op, requiredActive, requiredOwner, other, opts.ignoreCustomOperationRequiredAuths);
   if (!opts.allowCommittee && requiredActive.has(COMMITTEE_ACCOUNT)) {
     throw txError(TX_EXCEPTIONS.invalidCommitteeApproval, 'Committee account may only propose transactions');
@@ -373,7 +380,7 @@ export function verifyAuthority(ops: readonly unknown[], signatures: readonly st
   }
   const asc = (set: Set<number>): number[] => [...set].sort((a, b) => a - b);
   for (const id of asc(requiredOwner)) {
-    if (!s.check(opts.getOwner(id))) {
+    if (!(ownerApprovals.has(id) || s.check(opts.getOwner(id)))) {
       throw txError(TX_EXCEPTIONS.missingOwnerAuth, 'Missing Owner Authority ${id}', { id: accountIdText(id), auth: opts.getOwner(id) ?? null });
     }
   }

@@ -113,3 +113,29 @@ export function payFee(ctx: EvalContext, payer: number, fee: unknown): void {
   adjustBalance(ctx, payer, asset, -amount);
   countFee(ctx, payer, amount);
 }
+
+/** asset_issuer_permission_flags::white_list (protocol/types.hpp) */
+const WHITE_LIST = 0x02;
+/** GRAPHENE_COMMITTEE_ACCOUNT */
+const COMMITTEE_ACCOUNT = 0;
+
+/**
+ * is_authorized_asset (is_authorized_asset.hpp/.cpp): whether the account may hold and transact the
+ * asset. Only an asset with the white_list flag restricts anyone: an account blacklisted by one of
+ * its blacklist authorities may not; when it has whitelist authorities, only an account one of them
+ * whitelists may. Who lists whom is each account's whitelisting_accounts / blacklisting_accounts
+ * (account_whitelist keeps them). The committee account always may (BSIP 86). Accounts have no
+ * allowed_assets on this chain (account_update's extension is not evaluated).
+ */
+export function isAuthorizedAsset(ctx: EvalContext, account: number, asset: Record<string, unknown>): boolean {
+  const options = asset.options as Record<string, unknown>;
+  if ((Number(options.flags ?? 0) & WHITE_LIST) === 0) return true;
+  if (account === COMMITTEE_ACCOUNT) return true;
+  const acct = ctx.state.get([1, 2, account]);
+  const blacklist = new Set((options.blacklist_authorities as string[] | undefined) ?? []);
+  for (const id of (acct.blacklisting_accounts as string[] | undefined) ?? []) if (blacklist.has(id)) return false;
+  const whitelist = new Set((options.whitelist_authorities as string[] | undefined) ?? []);
+  if (whitelist.size === 0) return true;
+  for (const id of (acct.whitelisting_accounts as string[] | undefined) ?? []) if (whitelist.has(id)) return true;
+  return false;
+}

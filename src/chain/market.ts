@@ -32,6 +32,7 @@ import {
   countFee,
   feeOf,
   instanceOf,
+  isAuthorizedAsset,
   type EvalContext,
   type Evaluated,
 } from './ledger.js';
@@ -52,7 +53,6 @@ import {
 
 /** asset_issuer_permission_flags (protocol/types.hpp) */
 const CHARGE_MARKET_FEE = 0x01;
-const WHITE_LIST = 0x02;
 
 /** Core's match_result_type */
 const ONLY_TAKER_FILLED = 1;
@@ -141,21 +141,6 @@ const parameters = (ctx: EvalContext): Obj => ctx.state.get([2, 0, 0]).parameter
 function parameterExtension(ctx: EvalContext, name: 'maker_fee_discount_percent' | 'market_fee_network_percent'): number {
   const ext = parameters(ctx).extensions as Obj | undefined;
   return Number(ext?.[name] ?? 0);
-}
-
-/** is_authorized_asset (is_authorized_asset.hpp/.cpp), for accounts that never whitelist or blacklist. */
-function isAuthorizedAsset(ctx: EvalContext, account: number, asset: Obj): boolean {
-  const options = asset.options as Obj;
-  if ((Number(options.flags ?? 0) & WHITE_LIST) === 0) return true;
-  // committee-account may always transact (BSIP 86).
-  if (account === 0) return true;
-  const acct = ctx.state.get([1, 2, account]);
-  const blacklist = new Set((options.blacklist_authorities as string[] | undefined) ?? []);
-  for (const id of (acct.blacklisting_accounts as string[] | undefined) ?? []) if (blacklist.has(id)) return false;
-  const whitelist = new Set((options.whitelist_authorities as string[] | undefined) ?? []);
-  if (whitelist.size === 0) return true;
-  for (const id of (acct.whitelisting_accounts as string[] | undefined) ?? []) if (whitelist.has(id)) return true;
-  return false;
 }
 
 /** database::calculate_market_fee */

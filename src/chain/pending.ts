@@ -29,6 +29,8 @@ const TABLES = [
   'accountOrderPrices',
   'orderExpirations',
   'balanceOwners',
+  'proposalIndex',
+  'htlcIndex',
   'governance',
 ] as const satisfies readonly (keyof StateStore)[];
 type TableName = (typeof TABLES)[number];

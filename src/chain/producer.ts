@@ -99,7 +99,6 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     this.signingPublicKey = publicKeyOf(signingKey);
     // Before any worker or client reads the global properties: they must give the interval used now.
     if (setBlockInterval(store, intervalSeconds)) log.info({ blockInterval: reportedBlockInterval(intervalSeconds) }, 'global properties updated to the block interval in use');
-    if (intervalSeconds > 255) log.warn({ blockInterval: intervalSeconds }, 'the global properties can report at most 255 s (block_interval is a uint8)');
     // Pending transactions of a previous run that ended without a block (a crash, kill -9) are
     // still in the store; like Core, which keeps its pending state in memory, the node forgets them.
     const rewound = store.root.transactionSync(() => rewindPending(store));

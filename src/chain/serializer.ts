@@ -12,10 +12,12 @@
 // Parsing follows fc's from_variant (reflect/variant.hpp, variant.cpp): a struct member that is
 // present is read, a missing one keeps its type's default (zero, "", empty containers, an unset
 // optional, the null key, id x.y.0, the epoch), an unknown one is ignored; integers may be numbers,
-// decimal strings, booleans or null; flat_set/flat_map are sorted and keep the first of duplicate
-// keys; a static_variant array shorter than two keeps the default alternative 0. It stays stricter
-// where fc would silently wrap: a number outside its type's range or an id of the wrong space/type
-// throws an Error naming the path.
+// decimal strings, booleans or null, and wrap to their type's width as fc's casts do; flat_set/flat_map
+// are sorted and keep the first of duplicate keys; a static_variant array shorter than two keeps the
+// default alternative 0. Where fc throws (a struct that is not an object, a container that is not an
+// array, an integer text lexical_cast refuses), the error is fc's, from fc-variant.ts. Where the
+// value's own parser fails (hex, keys, ids, times, vote ids), the error is an fc parse error naming
+// the path. Either way every failure is an RpcError, the same whichever call met it.
 //
 // Why one file of some fifteen hundred lines: it is one table of packers, one per Graphene type, that
 // refer to each other (an operation packs assets, authorities, memos, extensions…); split by type
@@ -23,7 +25,8 @@
 
 import { createHash } from 'node:crypto';
 import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
-import { RpcError, assertError } from '../errors.js';
+import { FC, RpcError, assertError, fcError } from '../errors.js';
+import { asBool, asInt64, asString, asUint64, notArray, notObject } from './fc-variant.js';
 import { formatAddress, formatPublicKey, nullPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from './public-key.js';
 import { readObjectId } from './object-id.js';
 import { FEE_PARAMETERS, OPERATION_NAMES, type FeeParameterKind } from './fee-parameters.js';
@@ -142,8 +145,9 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
 
+/** A value its own parser refused (hex, a key, an id, a time): an fc parse error naming where. */
 function fail(path: string, message: string): never {
-  throw new Error(`${path}: ${message}`);
+  throw new RpcError(fcError(FC.parse, '${error}', { error: `${path}: ${message}` }));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -151,28 +155,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * fc accepts integers as JSON numbers or decimal strings (it prints large ones as strings, §5.4), and
- * as_int64/as_uint64 read null as 0 and booleans as 0/1. Requests carry integers beyond 2^53 as decimal
- * strings (protocol/jsonrpc.ts parses them losslessly); an unsafe JS number can only come from code
- * that built one itself, and is refused rather than packed with the wrong digits.
+ * A member of an integer type: `as_int64()` for the signed ones, `static_cast<uintN_t>(as_uint64())`
+ * for the unsigned ones (fc variant.cpp), wrapping as those casts do.
  */
-function toInteger(v: unknown, path: string): bigint {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number') {
-    if (!Number.isInteger(v)) fail(path, `expected an integer, got ${v}`);
-    if (!Number.isSafeInteger(v)) fail(path, `${v} is beyond 2^53 and has lost precision; pass it as a string`);
-    return BigInt(v);
-  }
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
-  if (v === null) return 0n;
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  return fail(path, `expected an integer (number or decimal string), got ${describe(v)}`);
-}
-
-function integerIn(v: unknown, path: string, min: bigint, max: bigint, type: string): bigint {
-  const n = toInteger(v, path);
-  if (n < min || n > max) fail(path, `${n} is out of range for ${type} [${min}, ${max}]`);
-  return n;
+function integerOf(v: unknown, bits: number, signed: boolean): bigint {
+  return signed ? BigInt.asIntN(bits, asInt64(v)) : BigInt.asUintN(bits, asUint64(v));
 }
 
 function hexBytes(v: unknown, path: string, size?: number): Uint8Array {
@@ -223,58 +210,40 @@ function compareKeys(a: SortKey, b: SortKey): number {
   throw new Error('internal: mixed sort keys');
 }
 
-function integer(name: string, min: bigint, max: bigint, write: (w: Writer, n: bigint) => void): Type {
+function integer(name: string, bits: number, signed: boolean, write: (w: Writer, n: bigint) => void): Type {
+  const read = (v: unknown): bigint => integerOf(v, bits, signed);
   return {
     name,
-    pack: (w, v, path) => write(w, integerIn(v, path, min, max, name)),
-    json: (v, path) => (min < 0n ? i64 : u64)(integerIn(v, path, min, max, name)),
-    sortKey: (v, path) => integerIn(v, path, min, max, name),
+    pack: (w, v) => write(w, read(v)),
+    json: (v) => (signed ? i64 : u64)(read(v)),
+    sortKey: read,
     zero: 0,
   };
 }
 
-const uint8 = integer('uint8', 0n, 0xffn, (w, n) => w.uint8(Number(n)));
-const uint16 = integer('uint16', 0n, 0xffffn, (w, n) => w.uint16(Number(n)));
-const uint32 = integer('uint32', 0n, 0xffffffffn, (w, n) => w.uint32(Number(n)));
-const uint64 = integer('uint64', 0n, (1n << 64n) - 1n, (w, n) => w.uint64(n));
-/** share_type is safe<int64_t>, packed as its int64 (types.hpp). */
-const int64 = integer('int64', -(1n << 63n), (1n << 63n) - 1n, (w, n) => w.int64(n));
-/** fc::unsigned_int: a uint32 packed as a varint (raw.hpp); JSON a number, read with as_uint64 (variant.cpp). */
-const unsignedInt = integer('unsigned_int', 0n, 0xffffffffn, (w, n) => w.varint(n));
-
-/** variant::as_bool: booleans, numbers (non-zero is true), "true"/"false", null (false). */
-function toBool(v: unknown, path: string): boolean {
-  if (typeof v === 'boolean') return v;
-  if (v === null) return false;
-  if (typeof v === 'number') return v !== 0;
-  if (v === 'true' || v === 'false') return v === 'true';
-  // Integers beyond 2^53 arrive as decimal strings and are numbers to fc.
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v) !== 0n;
-  return fail(path, `expected true or false, got ${describe(v)}`);
-}
+const uint8 = integer('uint8', 8, false, (w, n) => w.uint8(Number(n)));
+const uint16 = integer('uint16', 16, false, (w, n) => w.uint16(Number(n)));
+const uint32 = integer('uint32', 32, false, (w, n) => w.uint32(Number(n)));
+const uint64 = integer('uint64', 64, false, (w, n) => w.uint64(n));
+/** share_type is safe<int64_t>, read with as<int64_t> (fc variant.hpp) and packed as its int64 (types.hpp). */
+const int64 = integer('int64', 64, true, (w, n) => w.int64(n));
+/** fc::unsigned_int: a uint64 `value` packed as a varint (varint.hpp, raw.hpp); read with as_uint64 (varint.cpp). */
+const unsignedInt = integer('unsigned_int', 64, false, (w, n) => w.varint(n));
 
 const bool: Type = {
   name: 'bool',
-  pack: (w, v, path) => w.bool(toBool(v, path)),
-  json: (v, path) => toBool(v, path),
-  sortKey: (v, path) => (toBool(v, path) ? 1n : 0n),
+  pack: (w, v) => w.bool(asBool(v)),
+  json: (v) => asBool(v),
+  sortKey: (v) => (asBool(v) ? 1n : 0n),
   zero: false,
 };
 
-/** variant::as_string: numbers and booleans become their text, null the empty string. */
-function toText(v: unknown, path: string): string {
-  if (typeof v === 'string') return v;
-  if (v === null) return '';
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return fail(path, `expected a string, got ${describe(v)}`);
-}
-
 const string: Type = {
   name: 'string',
-  pack: (w, v, path) => w.string(toText(v, path)),
-  json: (v, path) => toText(v, path),
+  pack: (w, v) => w.string(asString(v)),
+  json: (v) => asString(v),
   // std::string's operator< compares the bytes as unsigned chars, as memcmp does.
-  sortKey: (v, path) => new TextEncoder().encode(toText(v, path)),
+  sortKey: (v) => new TextEncoder().encode(asString(v)),
   zero: '',
 };
 
@@ -472,8 +441,9 @@ function optional(t: Type): Type {
   };
 }
 
-function expectArray(v: unknown, path: string): unknown[] {
-  if (!Array.isArray(v)) fail(path, `expected an array, got ${describe(v)}`);
+/** `variant::get_array()`, which every container's from_variant starts with: null is no array either. */
+function expectArray(v: unknown, _path: string): unknown[] {
+  if (!Array.isArray(v)) throw notArray(v);
   return v;
 }
 
@@ -537,9 +507,10 @@ function flatSet(t: Type): Type {
 function flatMap(k: Type, val: Type): Type {
   const key = k.sortKey;
   if (!key) throw new Error(`internal: ${k.name} has no order and cannot be a map key`);
+  // std::pair's from_variant (variant.hpp): an array, whose missing elements keep their defaults.
   const pair = (item: unknown, p: string): [unknown, unknown] => {
-    if (!Array.isArray(item) || item.length !== 2) fail(p, `expected a [key, value] pair, got ${describe(item)}`);
-    return [item[0], item[1]];
+    const arr = expectArray(item, p);
+    return [arr.length > 0 ? arr[0] : k.zero, arr.length > 1 ? arr[1] : val.zero];
   };
   return {
     name: `flat_map<${k.name},${val.name}>`,
@@ -573,11 +544,11 @@ function struct(name: string, fields: ReadonlyArray<readonly [string, Type]>): T
   return {
     name,
     pack(w, v, path) {
-      if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
+      if (!isObject(v)) throw notObject(v);
       for (const [field, t] of fields) t.pack(w, member(v, field, t), `${path}.${field}`);
     },
     json(v, path) {
-      if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
+      if (!isObject(v)) throw notObject(v);
       const out: Record<string, unknown> = {};
       for (const [field, t] of fields) {
         const j = t.json(member(v, field, t), `${path}.${field}`);
@@ -599,10 +570,13 @@ const MAX_SHARE_SUPPLY = '1000000000000000';
 function emptyStruct(name: string): Type {
   return {
     name,
-    pack(w, v, path) {
-      if (!isObject(v)) fail(path, `expected ${name} {}, got ${describe(v)}`);
+    pack(_w, v) {
+      if (!isObject(v)) throw notObject(v);
     },
-    json: () => ({}),
+    json(v) {
+      if (!isObject(v)) throw notObject(v);
+      return {};
+    },
     zero: {},
   };
 }
@@ -617,14 +591,12 @@ function staticVariant(name: string, alternatives: readonly Type[], ordered = fa
   const zero = [0, first.zero];
   /** fc's from_variant: `if( ar.size() < 2 ) return;` keeps the default; extra elements are ignored. */
   const read = (v: unknown, path: string): [bigint, Type, unknown] => {
-    if (!Array.isArray(v)) fail(path, `expected ${name} as [which, value], got ${describe(v)}`);
-    const [tag, value] = v.length < 2 ? zero : v;
-    const which = toInteger(tag, `${path}[0]`);
+    const [tag, value] = expectArray(v, path).length < 2 ? zero : (v as unknown[]);
+    const which = asUint64(tag);
     const t = which >= 0n && which < BigInt(alternatives.length) ? alternatives[Number(which)] : undefined;
     if (!t) {
-      // variant::as_uint64 reads a negative tag as its two's complement
-      const tag = which < 0n ? which + (1n << 64n) : which;
-      throw new RpcError(assertError("static_cast<size_t>(tag) < count(): Unable to set tag '${tag}' when the number of supported tags is ${count}", { tag: u64(tag), count: alternatives.length }));
+      // as_uint64 has already wrapped a negative tag to its two's complement, as fc prints it
+      throw new RpcError(assertError("static_cast<size_t>(tag) < count(): Unable to set tag '${tag}' when the number of supported tags is ${count}", { tag: u64(which), count: alternatives.length }));
     }
     return [which, t, value];
   };
@@ -685,19 +657,15 @@ function pair(a: Type, b: Type): Type {
 }
 
 /**
- * extensions_type = flat_set<future_extensions>, future_extensions = static_variant<void_t>
- * (protocol/base.hpp). Every chain object so far has it empty, `[]` → one 0x00 byte; an absent key
- * keeps the empty default as fc's from_variant would. A non-empty one has no meaning yet and is refused.
+ * extensions_type = future_extensions::flat_set_type, future_extensions = static_variant<void_t>
+ * (protocol/base.hpp): a flat_set ordered by `which`, so it holds at most one `[0, {}]`. Every chain
+ * object so far has it empty, `[]` → one 0x00 byte; Core reads `[[0, {}]]` (or `[[0]]`, the default
+ * alternative) as one void_t, packs it as 0x01 0x00 and writes it back, and so does this.
  */
 const futureExtensions: Type = {
+  ...flatSet(staticVariant('future_extensions', [emptyStruct('void_t')], true)),
   name: 'extensions',
   mayBeAbsent: true,
-  pack(w, v, path) {
-    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) fail(path, `expected an empty extensions array [], got ${describe(v)}`);
-    w.varint(0);
-  },
-  json: () => [],
-  zero: [],
 };
 
 /**
@@ -711,13 +679,19 @@ function extension(name: string, fields: ReadonlyArray<readonly [string, Type]>)
     name,
     mayBeAbsent: true,
     pack(w, v, path) {
-      if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) {
+      if (v === undefined || v === null) {
         w.varint(0);
         return;
       }
-      if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
+      if (Array.isArray(v)) {
+        if (v.length !== 0) throw new RpcError(assertError('var.size() == 0: '));
+        w.varint(0);
+        return;
+      }
+      if (!isObject(v)) throw notObject(v);
       const known = new Set(fields.map(([f]) => f));
-      for (const k of Object.keys(v)) if (!known.has(k)) fail(`${path}.${k}`, `unrecognized extension of ${name}`);
+      // graphene_extension_from_variant_visitor counts the keys it used; any left is unrecognized
+      if (Object.keys(v).some((k) => !known.has(k))) throw new RpcError(assertError('vtor.count_left == 0: '));
       const set = fields.map(([f, t], i) => [f, t, i] as const).filter(([f]) => v[f] !== undefined && v[f] !== null);
       w.varint(set.length);
       for (const [f, t, i] of set) {
@@ -727,8 +701,14 @@ function extension(name: string, fields: ReadonlyArray<readonly [string, Type]>)
     },
     json(v, path) {
       const out: Record<string, unknown> = {};
-      if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) return out;
-      if (!isObject(v)) fail(path, `expected a ${name} object, got ${describe(v)}`);
+      if (v === undefined || v === null) return out;
+      if (Array.isArray(v)) {
+        if (v.length !== 0) throw new RpcError(assertError('var.size() == 0: '));
+        return out;
+      }
+      if (!isObject(v)) throw notObject(v);
+      const known = new Set(fields.map(([f]) => f));
+      if (Object.keys(v).some((k) => !known.has(k))) throw new RpcError(assertError('vtor.count_left == 0: '));
       for (const [f, t] of fields) if (v[f] !== undefined && v[f] !== null) out[f] = t.json(v[f], `${path}.${f}`);
       return out;
     },

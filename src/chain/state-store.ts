@@ -69,6 +69,8 @@ export interface StateStore {
   readonly accountOrderPrices: Table<number, [number, number, number, string, number]>;
   readonly orderExpirations: RangeTable<number, [number, number]>;
   readonly balanceOwners: Table<number, [string, number, number]>;
+  readonly proposalIndex: RangeTable<number, number[]>;
+  readonly htlcIndex: RangeTable<number, number[]>;
   readonly governance: RangeTable<number, GovernanceKey>;
 }
 
@@ -177,6 +179,8 @@ export function overlayStore(base: StateStore): OverlayStore {
     accountOrderPrices: new OverlayTable(base.accountOrderPrices),
     orderExpirations: new OverlayRangeTable(base.orderExpirations),
     balanceOwners: new OverlayTable(base.balanceOwners),
+    proposalIndex: new OverlayRangeTable(base.proposalIndex),
+    htlcIndex: new OverlayRangeTable(base.htlcIndex),
     governance: new OverlayRangeTable(base.governance),
   };
   return {

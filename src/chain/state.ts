@@ -6,7 +6,7 @@
 // `store.root.transactionSync`; the producer's dry run creates one over an overlay (state-store.ts).
 
 import { type ObjectKey, objectId } from './store.js';
-import type { StateStore } from './state-store.js';
+import { overlayStore, type StateStore } from './state-store.js';
 import type { ChangeSet } from './types.js';
 import { objectIdParts } from './object-id.js';
 
@@ -33,6 +33,14 @@ function relevantAccounts(key: ObjectKey, obj: Obj, extra: readonly number[] | u
   else if (space === 1 && type === 13) out.push(accountOf(obj.owner));
   else if (space === 2 && (type === 5 || type === 6)) out.push(accountOf(obj.owner));
   else if (space === 1 && type === 7) out.push(accountOf(obj.seller));
+  else if (space === 1 && type === 16) {
+    const transfer = obj.transfer as { from?: unknown; to?: unknown } | undefined;
+    out.push(accountOf(transfer?.from), accountOf(transfer?.to));
+  } else if (space === 1 && type === 10) {
+    // Core names every account the proposed transaction concerns (transaction_get_impacted_accs);
+    // this chain names those whose approval it needs, which includes every fee payer and sender.
+    for (const field of ['required_active_approvals', 'required_owner_approvals'] as const) for (const a of (obj[field] as unknown[] | undefined) ?? []) out.push(accountOf(a));
+  }
   return out.filter((a): a is number => a !== undefined);
 }
 
@@ -54,7 +62,56 @@ export class ChainState {
     this.relevant.set(id, accounts);
   }
 
-  constructor(readonly store: StateStore) {}
+  constructor(private base: StateStore) {}
+
+  /** What the state reads and writes: the store, or during `attempt` an overlay of it. */
+  get store(): StateStore {
+    return this.base;
+  }
+
+  /**
+   * Runs `f`, and if it throws, undoes everything it did to this state before rethrowing: Core's
+   * nested undo session (push_proposal: a proposed transaction that fails leaves no trace, but the
+   * operation that tried it stands). Index writes go to an overlay, merged down only on success;
+   * loaded objects are restored in place, so that references callers hold stay the objects.
+   */
+  attempt<T>(f: () => T): T {
+    const base = this.base;
+    const overlay = overlayStore(base);
+    const entries = new Map([...this.cache].map(([k, e]) => [k, { entry: e, saved: { ...e, obj: structuredClone(e.obj) } }]));
+    const counters = new Map(this.counters);
+    const removed = new Map(this.removed);
+    const relevant = new Map(this.relevant);
+    const impacted = new Set(this.impactedAccounts);
+    this.base = overlay;
+    try {
+      const result = f();
+      this.base = base;
+      overlay.commit();
+      return result;
+    } catch (err) {
+      this.base = base;
+      this.cache.clear();
+      for (const [k, { entry, saved }] of entries) {
+        for (const field of Object.keys(entry.obj)) delete entry.obj[field];
+        Object.assign(entry.obj, saved.obj);
+        entry.dirty = saved.dirty;
+        entry.created = saved.created;
+        entry.text = saved.text;
+        this.cache.set(k, entry);
+      }
+      const restore = <K, V>(into: Map<K, V>, from: Map<K, V>): void => {
+        into.clear();
+        for (const [k, v] of from) into.set(k, v);
+      };
+      restore(this.counters, counters);
+      restore(this.removed, removed);
+      restore(this.relevant, relevant);
+      this.impactedAccounts.clear();
+      for (const a of impacted) this.impactedAccounts.add(a);
+      throw err;
+    }
+  }
 
   /** The object, or undefined. The returned object may be changed; call `touch` afterwards. */
   find(key: ObjectKey): Obj | undefined {

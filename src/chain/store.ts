@@ -29,6 +29,10 @@
 //    one sub-database of keys, each key led by the number of the index it belongs to
 //    (account-storage.ts), with the catalog and key texts as hex of their bytes, so that they sort
 //    as Core's std::string does, byte by byte, whatever bytes they hold.
+//  - Proposals (1.10.x) and HTLCs (1.16.x) are objects too; each has one sub-database of keys
+//    holding its indexes, each key led by the number of the index it belongs to (proposals.ts:
+//    by expiration, and Core's required_approval_index of account → proposals; htlc.ts: by
+//    expiration, by sender, by recipient).
 //  - Witnesses (1.6.x), committee members (1.5.x), workers (1.14.x) and vesting balances (1.13.x)
 //    are objects too; one sub-database of keys (`governance`, governance.ts) holds Core's indexes of
 //    them that evaluators and reads need: by account (witness and committee by_account, worker and
@@ -122,6 +126,16 @@ export interface ChainStore {
   readonly balanceOwners: Database<number, [string, number, number]>;
   /** the custom_operations plugin's indexes of account storage objects (account-storage.ts) */
   readonly accountStorage: Database<number, StorageIndexKey>;
+  /**
+   * proposal indexes (proposals.ts): [0, expiration seconds, proposal instance] → 1 (by_expiration),
+   * [1, account instance, proposal instance] → 1 (required_approval_index)
+   */
+  readonly proposalIndex: Database<number, number[]>;
+  /**
+   * HTLC indexes (htlc.ts): [0, expiration seconds, htlc instance] → 1 (by_expiration),
+   * [1, from account, htlc instance] → 1 (by_from_id), [2, to account, htlc instance] → 1 (by_to_id)
+   */
+  readonly htlcIndex: Database<number, number[]>;
   /** Core's by-account and by-vote-id indexes of 1.5/1.6/1.13/1.14 objects (governance.ts) */
   readonly governance: Database<number, GovernanceKey>;
   /** "ip:port" → served JSON bytes of the peer record */
@@ -138,10 +152,11 @@ export interface ChainStore {
  * 2: the operation index (operationIndex). 3: limit orders and market history (empty before).
  * 4: the custom_operations plugin's account storage (empty before: no chain had custom operations).
  * 5: account history pages (accountPages), built from the per-operation history.
- * 6: the governance index (witnesses and committee members by account and vote id; workers and
+ * 6: the proposal and HTLC indexes (empty before: no chain had proposals or HTLCs).
+ * 7: the governance index (witnesses and committee members by account and vote id; workers and
  * vesting balances, which no older store has), built from the genesis' witnesses and committee.
  */
-export const SCHEMA_VERSION = '6';
+export const SCHEMA_VERSION = '7';
 
 /**
  * A key of the governance index: `['a', type, account, instance]` (the 1.type.instance object
@@ -174,6 +189,8 @@ export const OBJ = {
   ticker: [5, 2],
   tickerMeta: [5, 3],
   accountStorage: [7, 0],
+  proposal: [1, 10],
+  htlc: [1, 16],
   vestingBalance: [1, 13],
   worker: [1, 14],
 } as const satisfies Record<string, readonly [number, number]>;
@@ -184,7 +201,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     // One map of 64 GiB of address space: LMDB only uses what it needs, and a fixed large map means
     // the store never has to be resized while readers are open.
     mapSize: 64 * 1024 ** 3,
-    maxDbs: 32,
+    maxDbs: 64,
     // Readers in every worker thread, plus the writer; 126 is LMDB's default.
     maxReaders: 512,
     readOnly: opts.readOnly ?? false,
@@ -222,6 +239,8 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const balanceOwners = root.openDB<number, [string, number, number]>({ name: 'balance_owners', encoding: 'ordered-binary' });
   const pendingUndo = root.openDB<unknown, number>({ name: 'pending_undo', encoding: 'msgpack' });
   const accountStorage = root.openDB<number, StorageIndexKey>({ name: 'account_storage', encoding: 'ordered-binary' });
+  const proposalIndex = root.openDB<number, number[]>({ name: 'proposal_index', encoding: 'ordered-binary' });
+  const htlcIndex = root.openDB<number, number[]>({ name: 'htlc_index', encoding: 'ordered-binary' });
   const governance = root.openDB<number, GovernanceKey>({ name: 'governance', encoding: 'ordered-binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
@@ -261,6 +280,8 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     balanceOwners,
     pendingUndo,
     accountStorage,
+    proposalIndex,
+    htlcIndex,
     governance,
     close: () => root.close(),
   };

@@ -31,20 +31,9 @@ function readJson<T>(store: ChainStore, key: [number, number, number]): T | unde
 
 /** Checks one transaction against the committed chain; returns its id. `pendingIds` are already queued. */
 export function validateTransaction(store: ChainStore, trx: unknown, pendingIds: ReadonlySet<string>): { id: string; trx: SignedTransactionJson } {
-  if (typeof trx !== 'object' || trx === null || Array.isArray(trx)) fail('trx.is_object(): a transaction is an object');
-  const operations = (trx as { operations?: unknown }).operations;
-  for (const op of Array.isArray(operations) ? operations : []) {
-    const code = Array.isArray(op) ? Number(op[0]) : NaN;
-    // Every operation can be read, packed and priced; only these change the devnet's state.
-    if (!EVALUATED_OPERATIONS.has(code)) {
-      fail('is_supported(op): operation ${op} is not supported on this chain (supported: ${supported})', {
-        op: Array.isArray(op) ? (OPERATION_NAMES[code] ? `${code} (${OPERATION_NAMES[code]})` : op[0]) : String(op),
-        supported: [...EVALUATED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
-      });
-    }
-  }
-  // from_variant as Core's API layer does it (missing members defaulted, unknown ones dropped, long
-  // integers exact), so that every check below and what is stored see Core's reading of the request.
+  // from_variant as Core's API layer does it, before anything else (missing members defaulted, unknown
+  // ones dropped, long integers exact, fc's errors for what does not fit), so that every check below
+  // and what is stored see Core's reading of the request.
   // Decoding checks every field's type and shape; the binary form is the same as the client's.
   let t: SignedTransactionJson;
   let packedSize: number;
@@ -52,7 +41,20 @@ export function validateTransaction(store: ChainStore, trx: unknown, pendingIds:
     t = canonicalSignedTransaction(trx) as unknown as SignedTransactionJson;
     packedSize = packSignedTransaction(t).length;
   } catch (err) {
+    // The serializer's errors are fc's (or parse errors naming the member), as get_transaction_hex
+    // gives them for the same transaction: passed on unchanged.
+    if (err instanceof RpcError) throw err;
     return fail('fc::raw::pack(trx): the transaction is malformed: ${error}', { error: (err as Error).message });
+  }
+  for (const op of t.operations) {
+    const code = op[0];
+    // Every operation can be read, packed and priced; only these change the devnet's state.
+    if (!EVALUATED_OPERATIONS.has(code)) {
+      fail('is_supported(op): operation ${op} is not supported on this chain (supported: ${supported})', {
+        op: `${code} (${OPERATION_NAMES[code]})`,
+        supported: [...EVALUATED_OPERATIONS].map(([c, n]) => `${c} ${n}`).join(', '),
+      });
+    }
   }
   if (t.operations.length === 0) fail('trx.operations.size() > 0: A transaction must have at least one operation');
   if (!Array.isArray(t.signatures) || t.signatures.length === 0) fail('trx.signatures.size() > 0: the transaction is not signed');

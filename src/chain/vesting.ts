@@ -13,7 +13,7 @@
 
 import { fcTime, i64, parseFcTime, TIME_EPOCH } from './fc-json.js';
 import { ChainError } from './chain-error.js';
-import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, payFee, type EvalContext, type Evaluated } from './ledger.js';
+import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, isAuthorizedAsset, payFee, type EvalContext, type Evaluated } from './ledger.js';
 import { PERCENT_100 } from './objects.js';
 import { chainParameter, headTime, indexByAccount } from './governance-index.js';
 
@@ -183,18 +183,6 @@ export function processFees(ctx: EvalContext, account: number): void {
 /** asset_flags (protocol/types.hpp) */
 const TRANSFER_RESTRICTED = 0x08;
 
-/** is_authorized_asset (market_evaluator.hpp's helper, chain/is_authorized_asset.cpp): white- and blacklists. */
-function isAuthorizedAsset(account: Record<string, unknown>, asset: Record<string, unknown>): boolean {
-  const o = asset.options as { whitelist_authorities?: string[]; blacklist_authorities?: string[] };
-  const white = o.whitelist_authorities ?? [];
-  const black = o.blacklist_authorities ?? [];
-  if (white.length === 0 && black.length === 0) return true;
-  for (const id of (account.blacklisting_accounts as string[]) ?? []) if (black.includes(id)) return false;
-  if (white.length === 0) return true;
-  for (const id of (account.whitelisting_accounts as string[]) ?? []) if (white.includes(id)) return true;
-  return false;
-}
-
 /** vesting_balance_create_operation: (fee)(creator)(owner)(amount)(policy) */
 export function vestingBalanceCreate(ctx: EvalContext, op: Record<string, unknown>): Evaluated {
   // validate()
@@ -208,8 +196,8 @@ export function vestingBalanceCreate(ctx: EvalContext, op: Record<string, unknow
   const asset = assetInstance(ctx, amount?.asset_id, 'amount.asset_id');
   const assetObj = ctx.state.get([1, 3, asset]);
   if ((Number((assetObj.options as { flags?: unknown }).flags ?? 0) & TRANSFER_RESTRICTED) !== 0) throw new ChainError('!asset_obj.is_transfer_restricted(): Asset has transfer_restricted flag enabled');
-  if (!isAuthorizedAsset(ctx.state.get([1, 2, creator]), assetObj)) throw new ChainError('is_authorized_asset( d, creator_account, asset_obj ): The creator account is not allowed to transact the asset');
-  if (!isAuthorizedAsset(ctx.state.get([1, 2, owner]), assetObj)) throw new ChainError('is_authorized_asset( d, owner_account, asset_obj ): The owner account is not allowed to transact the asset');
+  if (!isAuthorizedAsset(ctx, creator, assetObj)) throw new ChainError('is_authorized_asset( d, creator_account, asset_obj ): The creator account is not allowed to transact the asset');
+  if (!isAuthorizedAsset(ctx, owner, assetObj)) throw new ChainError('is_authorized_asset( d, owner_account, asset_obj ): The owner account is not allowed to transact the asset');
   const [which, init] = (op.policy as Policy | undefined) ?? [-1, {}];
   payFee(ctx, creator, op.fee);
   // do_apply

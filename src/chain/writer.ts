@@ -8,8 +8,10 @@ import { fcTime, i64, parseFcTime, u64 } from './fc-json.js';
 import { addressPrefix, DEFAULT_ADDRESS_PREFIX } from './public-key.js';
 import { createBalanceObject } from './balance-claim.js';
 import { ChainState } from './state.js';
-import { evaluate, adjustBalance, indexAccountReferences } from './evaluators.js';
+import { evaluate, adjustBalance, indexAccountReferences, APPLIER } from './evaluators.js';
 import { clearExpiredOrders } from './market.js';
+import { clearExpiredProposals } from './proposals.js';
+import { clearExpiredHtlcs } from './htlc.js';
 import { updateMarketHistories, type FillOrder } from './market-history.js';
 import { marketKey } from './price.js';
 import { applyCustomOperation } from './account-storage.js';
@@ -238,11 +240,13 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * Schema 3 → 4: the account storage sub-database, created the same way; before it the chain refused
  * custom operations, so there is nothing to index.
  * Schema 4 → 5: the account history pages (history-pages.ts), built from the per-account sequences.
+ * Schema 5 → 6: the proposal and HTLC index sub-databases, created by a writable open; before them
+ * the chain refused proposals and HTLCs, so they start empty.
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (!['1', '2', '3', '4', '5'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (!['1', '2', '3', '4', '5', '6'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
@@ -252,7 +256,7 @@ export function upgradeStore(store: ChainStore): boolean {
     }
     // Schema 5: every account's history pages, from the per-operation history.
     if (['1', '2', '3', '4'].includes(schema)) buildHistoryPages(store);
-    // Schema 6: the governance index of the genesis' witnesses and committee members (an older
+    // Schema 7: the governance index of the genesis' witnesses and committee members (an older
     // store has no workers or vesting balances: no chain could create them).
     indexGovernance(store);
     store.meta.putSync('schema', SCHEMA_VERSION);
@@ -436,9 +440,12 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
         operation_results: results,
       });
     });
-    // The block's end (database::_apply_block): expired orders are cancelled at the block's time,
-    // then the market history plugin takes the block's fills.
+    // The block's end (database::_apply_block), at the block's time (now the head block's): expired
+    // proposals (executed first if approved), orders and HTLCs, in Core's order; then the market
+    // history plugin takes the block's fills.
+    clearExpiredProposals({ ...ctx, headTime: input.timestamp }, APPLIER);
     clearExpiredOrders(ctx);
+    clearExpiredHtlcs(ctx);
     virtualOps.splice(0).forEach((v, i) => record(v.op, v.result, input.transactions.length, 0, i, true, v.impacted));
     updateMarketHistories(store, state, fills, input.timestamp);
     // The applied block's plugins: custom_operations reads the block's custom operations, in order.

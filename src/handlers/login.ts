@@ -103,6 +103,8 @@ export const currentLoginHandlers = {
       max_ids_per_call: c.maxIdsPerCall,
       max_reply_bytes: c.maxReplyBytes,
       call_budget_ms: c.callBudgetMs,
+      max_subscribed_objects_per_connection: c.maxSubscribedObjectsPerConnection,
+      max_market_subscriptions_per_connection: c.maxMarketSubscriptionsPerConnection,
       calls_answered_without_data: ANSWERED_WITHOUT_DATA,
     };
   },

@@ -60,7 +60,18 @@ export const subscriptionHandlers = {
     const callback = asUint64(cb);
     const [ia, ib] = [await services.chain.assetId(asString(a)), await services.chain.assetId(asString(b))];
     if (ia === ib) throw new RpcError(assertError('asset_a_id != asset_b_id: ', {}, where('subscribe_to_market')));
-    services.subscriptions.subscribeMarket(session, marketOf(ia, ib), callback);
+    // Core has no cap; here one more market than the option allows is refused, as an execution
+    // error shaped like Core's own limits, so that the client knows it will hear nothing of it.
+    const limit = services.config.maxMarketSubscriptionsPerConnection;
+    if (!services.subscriptions.subscribeMarket(session, marketOf(ia, ib), callback, limit)) {
+      throw new RpcError(
+        assertError(
+          '_market_subscriptions.size() < max_market_subscriptions_per_connection: Number of markets one connection subscribes to can not be greater than ${configured_limit} (--max-market-subscriptions-per-connection)',
+          { configured_limit: limit },
+          where('subscribe_to_market'),
+        ),
+      );
+    }
     return null;
   },
 

@@ -36,6 +36,8 @@ export const LOGIN_VIAS = ['login', 'basic'] as const;
 /** Why a connection was closed for not reading (or for sending without waiting for its replies, or flooding pings). */
 export const BACKPRESSURE_LIMITS = ['max-buffered-bytes', 'ws-max-buffered-bytes', 'max-pending-calls-per-connection', 'ws-max-pings-per-second'] as const;
 export type BackpressureLimit = (typeof BACKPRESSURE_LIMITS)[number];
+/** What a subscription cap leaves out (the hub's SubscriptionKind). */
+export const SUBSCRIPTION_KINDS = ['objects', 'accounts', 'markets'] as const;
 
 /** Seconds; a call's wait for a worker, and a task's time in the pool, are usually well under a millisecond. */
 export const POOL_SECONDS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -51,6 +53,8 @@ export interface NodeMetrics {
   readonly connectionsOpened: Record<(typeof TRANSPORTS)[number], number>;
   readonly backpressureCloses: Record<BackpressureLimit, number>;
   readonly workersReplaced: { n: number };
+  /** subscriptions a per-connection cap left out, by kind (the subscription hub's) */
+  readonly subscriptionsRefused: Record<(typeof SUBSCRIPTION_KINDS)[number], number>;
   /** A WebSocket session opened: it is counted by login state while it lives. */
   sessionOpened(s: Session): void;
   /** The text of a scrape, and its content type. */
@@ -133,6 +137,13 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     'limit',
     BACKPRESSURE_LIMITS,
   );
+  const subscriptionsRefused = tally(
+    registry,
+    'graphene_rpc_subscriptions_refused_total',
+    'Subscriptions a per-connection cap left out: objects (ids past --max-subscribed-objects-per-connection), accounts (past api-limit-get-full-accounts-subscribe), markets (subscribe_to_market calls past --max-market-subscriptions-per-connection)',
+    'kind',
+    SUBSCRIPTION_KINDS,
+  );
   gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0));
   gauge('graphene_rpc_buffered_bytes', 'Bytes held for clients that do not read (WebSocket queues and unsent HTTP replies)', sources.bufferedBytes);
 
@@ -145,6 +156,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     connectionsOpened,
     backpressureCloses,
     workersReplaced,
+    subscriptionsRefused,
     sessionOpened(s) {
       sessions.add(s);
       s.onClose(() => sessions.delete(s));

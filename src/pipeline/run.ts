@@ -70,8 +70,17 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
       } else if ('error' in answer) {
         call.outcome = { kind: 'error', error: answer.error };
       } else {
-        services.subscriptions.subscribeIds(session, answer.subscriptions.ids);
-        services.subscriptions.subscribeAccounts(session, answer.subscriptions.accounts, services.config.apiLimits.api_limit_get_full_accounts_subscribe);
+        const { config, subscriptions } = services;
+        const objectLimit = config.maxSubscribedObjectsPerConnection;
+        // Over a cap the call still answers in full (Core's rule for accounts): what is left out is
+        // counted in the metrics, and logged once per session.
+        const leftOut =
+          subscriptions.subscribeIds(session, answer.subscriptions.ids, objectLimit) +
+          subscriptions.subscribeAccounts(session, answer.subscriptions.accounts, config.apiLimits.api_limit_get_full_accounts_subscribe, objectLimit);
+        if (leftOut > 0 && !session.subs.capLogged) {
+          session.subs.capLogged = true;
+          session.log.info({ method: t.method, leftOut, objects: session.subs.ids.size, accounts: session.subs.accounts.size }, 'subscription cap reached: further objects or accounts are not subscribed');
+        }
         call.outcome = { kind: 'reply', bytes: answer.bytes };
       }
     });

@@ -22,6 +22,9 @@ export const MAX_CALLS_PER_TASK = 64;
  */
 export const WORKER_CLOSE_TIMEOUT_MS = 5000;
 
+/** Tasks per worker the scheduler lets the pool hold at once: one running, one ready. */
+export const TASKS_PER_WORKER = 2;
+
 export interface CallPool {
   /**
    * Runs one task (calls in order, on one worker); resolves to their answers. Never rejects. When
@@ -29,6 +32,13 @@ export interface CallPool {
    * calls are answered as over their time budget.
    */
   runTask(tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]>;
+  /**
+   * Places for cancellable calls (PoolTask.cancelSlot), 0 … cancelSlots - 1: as many as calls the
+   * scheduler may have in the pool at once. A slot is cleared when its task's answers are back.
+   */
+  readonly cancelSlots: number;
+  /** Stops the call in `slot` at its next look at its deadline: its caller has gone. */
+  cancel(slot: number): void;
   /** worker threads */
   readonly workers: number;
   /** worker threads running a task now */
@@ -59,7 +69,10 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const readyCount = new Int32Array(ready);
   const storeVersion = new SharedArrayBuffer(4);
   const version = new Int32Array(storeVersion);
-  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, ready, storeVersion };
+  const cancelSlots = TASKS_PER_WORKER * config.workers * MAX_CALLS_PER_TASK;
+  const cancelled = new SharedArrayBuffer(4 * cancelSlots);
+  const cancelFlags = new Int32Array(cancelled);
+  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, ready, storeVersion, cancelled };
   const piscina = new Piscina({
     filename: WORKER_LOADER,
     minThreads: config.workers,
@@ -83,7 +96,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * kills its worker must not take the others that happened to travel with it. The one that fails
    * alone is answered -32603 and logged by name.
    */
-  const runTask = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> => {
+  const runOnce = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> => {
     const bytes = encode(tasks);
     return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
       (answers: PoolAnswer[]) => {
@@ -100,15 +113,25 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
         }
         if (tasks.length > 1) {
           log.warn({ err, calls }, 'worker task failed; its calls run again one to a task');
-          return Promise.all(tasks.map((t) => runTask([t], signal).then((a) => a[0]!)));
+          return Promise.all(tasks.map((t) => runOnce([t], signal).then((a) => a[0]!)));
         }
         log.error({ err, calls }, 'worker task failed; its calls get -32603');
         return tasks.map(() => ({ error: protocolError(RPC.INTERNAL) }));
       },
     );
   };
+  // Once the answers are back no worker reads the calls' flags: they are cleared for the next calls.
+  const runTask = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> =>
+    runOnce(tasks, signal).then((answers) => {
+      for (const t of tasks) if (t.cancelSlot !== undefined) Atomics.store(cancelFlags, t.cancelSlot, 0);
+      return answers;
+    });
   return {
     workers: config.workers,
+    cancelSlots,
+    cancel(slot) {
+      Atomics.store(cancelFlags, slot, 1);
+    },
     get busyWorkers() {
       // Ready threads minus the idle ones; a thread still starting (a replacement) counts as busy.
       return Math.max(0, piscina.threads.length - piscina.idleThreads);

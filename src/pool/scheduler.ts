@@ -1,9 +1,10 @@
 // Fair scheduling of pool calls. One FIFO queue for the whole node lets the connection that queues
 // most be served most: 99 pipelined calls of one client go before a newcomer's one. Instead:
 //
-//  - every owner (a connection) has its own queue, and tasks are filled round robin: one call from
-//    each owner with calls waiting, then a second from each, and so on (deficit-free round robin:
-//    calls, not their cost, are the unit within a class);
+//  - every share has its own queue, and tasks are filled round robin: one call from each share
+//    with calls waiting, then a second from each, and so on (deficit-free round robin: calls, not
+//    their cost, are the unit within a class). A share is a WebSocket connection, or a client
+//    address for HTTP requests (Owner.share): each request is a connection of its own;
 //  - calls are of two cost classes. Light calls (one object, a short list, a small page) are batched
 //    many to a task; heavy calls (long id lists, large pages, whole-account reads) at most
 //    HEAVY_CALLS_PER_TASK to a task and never with light ones, so a light call never waits behind a
@@ -17,6 +18,8 @@
 //    turn travel together, and again whenever a task comes back;
 //  - an owner's queued calls are dropped once it has closed: they never run (they are answered
 //    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
+//    its running ones are cancelled: each call in the pool has a cancel slot (CallPool.cancel), set
+//    when its owner closes, and the worker stops the call at its next look at its deadline;
 //  - a task still in a worker HARD_BOUND_GRACE_MS after the last deadline of its calls is aborted:
 //    its worker is terminated and replaced, so a call that never checks its deadline (stuck in a
 //    long native read, say) cannot keep a worker for good.
@@ -24,7 +27,7 @@
 // The node-wide bound (`maxQueued`: queued plus running calls) is enforced at submit.
 import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
-import { MAX_CALLS_PER_TASK, type CallPool } from './pool.js';
+import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, type CallPool } from './pool.js';
 
 export type CostClass = 'light' | 'heavy';
 
@@ -45,6 +48,7 @@ export const LIGHT_RECENT_MS = 2000;
 const SWEEP_EVERY_MS = 100;
 
 interface Waiting {
+  readonly owner: Owner;
   readonly task: PoolTask;
   readonly resolve: (a: PoolAnswer) => void;
   /** performance.now() at submit */
@@ -58,6 +62,18 @@ interface Waiting {
 export interface Owner {
   readonly isClosed: boolean;
   readonly isPaused: boolean;
+  /**
+   * Runs `fn` when the owner closes; returns a way to cancel that. Owners that can close give it,
+   * so that their calls running in the pool are cancelled; one that never closes (the front end's
+   * own lookups) need not.
+   */
+  onClose?(fn: () => void): () => void;
+  /**
+   * The share it is served under (default: itself). Owners with the same share are served as one:
+   * HTTP requests give their client address, since each request is an owner of its own and a client
+   * with 100 requests in flight would otherwise get 100 turns per round.
+   */
+  readonly share?: unknown;
 }
 
 const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
@@ -87,12 +103,15 @@ export interface SchedulerOptions {
   readonly timing?: SchedulerTiming;
 }
 
-export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts: SchedulerOptions): Scheduler {
-  const maxTasks = 2 * pool.workers;
+/** What the scheduler needs of the pool: cancelling running calls is optional (test pools may leave it out). */
+export type SchedulerPool = Pick<CallPool, 'runTask' | 'workers'> & Partial<Pick<CallPool, 'cancel' | 'cancelSlots'>>;
+
+export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Scheduler {
+  const maxTasks = TASKS_PER_WORKER * pool.workers;
   const heavyCapWithLight = Math.max(1, pool.workers - 1);
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
-  const ring: Record<CostClass, Map<Owner, Waiting[]>> = { light: new Map(), heavy: new Map() };
+  const ring: Record<CostClass, Map<unknown, Waiting[]>> = { light: new Map(), heavy: new Map() };
   const queuedIn: Record<CostClass, number> = { light: 0, heavy: 0 };
   let lastLight = Number.NEGATIVE_INFINITY;
   let running = 0;
@@ -104,6 +123,38 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
   // Controllers not aborted are used again: piscina removes its listener when a task is done.
   const spare: AbortController[] = [];
   let sweeper: NodeJS.Timeout | undefined;
+  // Cancel slots not in use (every call in the pool holds one, while there are enough), and the
+  // slots of each owner's calls in the pool with the hook that cancels them when it closes. An
+  // owner is here only while it has calls in the pool.
+  const freeSlots: number[] = [];
+  const cancel = pool.cancel?.bind(pool);
+  if (cancel) for (let slot = (pool.cancelSlots ?? 0) - 1; slot >= 0; slot--) freeSlots.push(slot);
+  const inPool = new Map<Owner, { readonly slots: Set<number>; forget: () => void }>();
+  const holdSlot = (owner: Owner): number | undefined => {
+    if (!cancel || !owner.onClose || freeSlots.length === 0) return undefined;
+    const slot = freeSlots.pop()!;
+    let held = inPool.get(owner);
+    if (!held) {
+      const slots = new Set<number>();
+      held = { slots, forget: () => {} };
+      inPool.set(owner, held);
+      held.forget = owner.onClose(() => {
+        for (const s of slots) cancel(s);
+      });
+    }
+    held.slots.add(slot);
+    return slot;
+  };
+  const releaseSlot = (owner: Owner, slot: number) => {
+    freeSlots.push(slot);
+    const held = inPool.get(owner);
+    if (!held) return;
+    held.slots.delete(slot);
+    if (held.slots.size === 0) {
+      inPool.delete(owner);
+      held.forget();
+    }
+  };
   const sweep = () => {
     const now = Date.now();
     for (const [ctl, hardAt] of bounded) if (now > hardAt) ctl.abort();
@@ -115,19 +166,22 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
     const r = ring[cls];
     // Map iteration visits entries re-added during it, so re-adding a served owner at the end
     // makes this loop go round the owners one call at a time.
-    for (const [owner, list] of r) {
+    for (const [share, list] of r) {
       if (out.length >= max) break;
-      if (owner.isClosed) {
-        r.delete(owner);
-        queuedIn[cls] -= list.length;
-        for (const w of list) w.resolve(CANCELLED);
+      // Calls of closed owners are dropped as they come to the head of their share's queue.
+      while (list.length > 0 && list[0]!.owner.isClosed) {
+        list.shift()!.resolve(CANCELLED);
+        queuedIn[cls]--;
+      }
+      if (list.length === 0) {
+        r.delete(share);
         continue;
       }
       // A paused owner keeps its place and its calls; wake() looks again once it reads.
-      if (owner.isPaused) continue;
+      if (list[0]!.owner.isPaused) continue;
       out.push(list.shift()!);
-      r.delete(owner);
-      if (list.length > 0) r.set(owner, list);
+      r.delete(share);
+      if (list.length > 0) r.set(share, list);
     }
     queuedIn[cls] -= out.length;
     return out;
@@ -147,10 +201,12 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
       bounded.set(ctl, lastDeadline + HARD_BOUND_GRACE_MS);
       sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
     }
+    const slots = items.map((i) => holdSlot(i.owner));
     void pool.runTask(
-      items.map((i) => i.task),
+      items.map((i, n) => (slots[n] === undefined ? i.task : { ...i.task, cancelSlot: slots[n] })),
       ctl?.signal,
     ).then((answers) => {
+      items.forEach((it, n) => slots[n] !== undefined && releaseSlot(it.owner, slots[n]));
       if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
@@ -204,9 +260,11 @@ export function fairScheduler(pool: Pick<CallPool, 'runTask' | 'workers'>, opts:
       if (cost === 'light') lastLight = at;
       return new Promise<PoolAnswer>((resolve) => {
         const r = ring[cost];
-        const list = r.get(owner);
-        if (list) list.push({ task, resolve, at });
-        else r.set(owner, [{ task, resolve, at }]);
+        const share = owner.share ?? owner;
+        const list = r.get(share);
+        const waiting = { owner, task, resolve, at };
+        if (list) list.push(waiting);
+        else r.set(share, [waiting]);
         queuedIn[cost]++;
         later();
       });

@@ -64,11 +64,29 @@ const parseError = (message: string, text: string): Inbound => {
   return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data } };
 };
 
+/**
+ * fc's own exception for a literal beyond 64 bits (string.cpp): to_int64 throws "Couldn't parse
+ * int64_t" alone (its FC_RETHROW_EXCEPTIONS is on the try whose catch threw); to_uint64 throws
+ * "Couldn't parse uint64_t" and its FC_CAPTURE_AND_RETHROW adds the text. from_string then adds the
+ * request, as for any parse error. (The "Error parsing object" / "Attempting to parse array" entries
+ * fc's parser adds for each enclosing container are left out.)
+ */
+const integerLiteralError = (literal: string, text: string): Inbound => {
+  const negative = literal.startsWith('-');
+  const e = fcError(FC.parse, negative ? "Couldn't parse int64_t" : "Couldn't parse uint64_t", {}, { file: 'string.cpp', method: negative ? 'to_int64' : 'to_uint64' });
+  const data = e.data!;
+  const context = data.stack[0]!.context;
+  if (!negative) data.stack.push({ context: { ...context, level: 'warn' }, format: '', data: { i: literal } });
+  data.stack.push({ context: { ...context, level: 'warn', file: 'json.cpp', method: 'from_string' }, format: '', data: { str: text } });
+  return { kind: 'invalid', error: { code: RPC.PARSE_ERROR.code, message: RPC.PARSE_ERROR.message, data } };
+};
+
 export function parseInbound(text: string, maxDepth: number): Inbound {
   let v: unknown;
   try {
     v = LONG_DIGIT_RUN.test(text) ? parseLossless(text) : JSON.parse(text);
   } catch (err) {
+    if (err instanceof IntegerLiteralTooBig) return integerLiteralError(err.literal, text);
     return parseError((err as Error).message, text);
   }
   // A value this deep needs at least two characters per level, so short texts skip the walk.
@@ -116,7 +134,7 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
 // therefore yielded as its decimal string: every converter already reads decimal strings exactly
 // (params.ts, serializer.ts), strings cross msgpackr to the workers and JSON.stringify unchanged, and
 // fc itself converts a string to an int64/uint64 argument with the same digits. Literals beyond the
-// 64-bit ranges fail in fc's parser (to_uint64 / to_int64), so they fail here too.
+// 64-bit ranges fail in fc's parser (to_uint64 / to_int64), so they fail here too, with fc's error.
 //
 // Only a text with a run of 16 or more digits can hold such a literal (2^53 has 16 digits), so the
 // common request is one regex test away from plain JSON.parse. The rare rest goes through a pre-pass
@@ -126,6 +144,13 @@ export function parseInbound(text: string, maxDepth: number): Inbound {
 // duplicate keys and `__proto__`, and adds no dependency.
 
 const LONG_DIGIT_RUN = /\d{16}/;
+
+/** A literal fc's number_from_stream hands to to_uint64 / to_int64, which refuse it. */
+class IntegerLiteralTooBig extends Error {
+  constructor(readonly literal: string) {
+    super(`${literal} does not fit in 64 bits`);
+  }
+}
 const UINT64_MAX = (1n << 64n) - 1n;
 const INT64_MIN = -(1n << 63n);
 
@@ -153,8 +178,7 @@ function parseLossless(text: string): unknown {
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end++;
     } else if (digits.length >= 16 && !Number.isSafeInteger(Number(literal))) {
       const n = BigInt(literal);
-      if (n > UINT64_MAX) throw new Error(`${literal} => uint64_t: the integer does not fit in 64 bits`);
-      if (n < INT64_MIN) throw new Error(`${literal} => int64_t: the integer does not fit in 64 bits`);
+      if (n > UINT64_MAX || n < INT64_MIN) throw new IntegerLiteralTooBig(literal);
       out += `${text.slice(copied, i)}"${literal}"`;
       copied = end;
     }

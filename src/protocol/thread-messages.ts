@@ -19,6 +19,11 @@ export interface PoolTask {
   readonly deadline?: number;
   /** the budget behind `deadline`, in ms, for the error message */
   readonly budgetMs?: number;
+  /**
+   * the call's place in WorkerInit.cancelled: once its connection closes, the front end sets it and
+   * the call stops at its next look at its deadline (-32011, which nobody reads); none: not cancellable
+   */
+  readonly cancelSlot?: number;
 }
 
 /** What a subscribing call asks the front end to watch for its session. */
@@ -43,4 +48,6 @@ export interface WorkerInit {
    * on a timer, which never fires while piscina's worker waits in Atomics.wait.
    */
   readonly storeVersion: SharedArrayBuffer;
+  /** Int32 flags, one per call that may be in a task at once (PoolTask.cancelSlot): non-zero when its caller has gone. */
+  readonly cancelled: SharedArrayBuffer;
 }

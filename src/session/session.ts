@@ -123,6 +123,15 @@ export class Session {
   }
 
   /**
+   * The share the fair scheduler serves this session's calls under: a WebSocket connection is its
+   * own; HTTP requests, each a session of its own, share their client address's (after
+   * --trusted-proxies), so that many requests in flight buy a client no more turns than one.
+   */
+  get share(): unknown {
+    return this.transport === 'http' ? `http ${this.address}` : this;
+  }
+
+  /**
    * True while the client leaves more than --max-unread-bytes-per-connection of replies unread: the
    * scheduler then runs none of its pool calls (they wait) until it reads. Set by the transport.
    */

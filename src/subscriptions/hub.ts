@@ -30,6 +30,8 @@ export class SessionSubscriptions {
   autoSubscription = true;
   blockAppliedCallback: bigint | undefined;
   pendingTransactionCallback: bigint | undefined;
+  /** whether the log has been told that a subscription cap left something of this session's out (once per session) */
+  capLogged = false;
   // Made on first use: most sessions (every HTTP request) never subscribe to anything.
   private idSet: Set<string> | undefined;
   private accountSet: Set<number> | undefined;
@@ -83,7 +85,13 @@ export function callSubscribes(subs: SessionSubscriptions, set: string, method: 
   return subs.wants(flag === undefined || flag === null ? undefined : Boolean(flag));
 }
 
+/** What a subscription cap left out: object ids, accounts (get_full_accounts) or markets. */
+export type SubscriptionKind = 'objects' | 'accounts' | 'markets';
+
 export class SubscriptionHub {
+  /** `refused` is told of every subscription a cap left out (the node's metrics count them). */
+  constructor(private readonly refused: (kind: SubscriptionKind, n: number) => void = () => {}) {}
+
   /** object id → sessions subscribed to it */
   private readonly byId = new Map<string, Set<Subscriber>>();
   /** account instance → sessions subscribed to it */
@@ -116,23 +124,50 @@ export class SubscriptionHub {
     if (set.size === 0) index.delete(key);
   }
 
-  subscribeIds(s: Subscriber, ids: Iterable<string>): void {
+  /**
+   * Adds object ids while the session holds fewer than `limit` (--max-subscribed-objects-per-connection);
+   * returns how many new ones were left out. Core keeps these ids in a bloom filter of fixed size
+   * (database_api.cpp set_subscribe_callback: 10,000 ids projected, 16 KiB at most), so its memory
+   * per session is bounded and only its false positives grow; a Set costs memory per id, so the
+   * count is bounded instead. The call that asked still answers in full: only its subscription stops.
+   */
+  subscribeIds(s: Subscriber, ids: Iterable<string>, limit: number): number {
     this.track(s);
+    const held = s.subs.ids;
+    let refused = 0;
     for (const id of ids) {
-      s.subs.ids.add(id);
+      if (held.has(id)) continue;
+      if (held.size >= limit) {
+        refused++;
+        continue;
+      }
+      held.add(id);
       SubscriptionHub.add(this.byId, id, s);
     }
+    if (refused > 0) this.refused('objects', refused);
+    return refused;
   }
 
-  /** Adds accounts while the session holds fewer than `limit` (api_limit_get_full_accounts_subscribe). */
-  subscribeAccounts(s: Subscriber, accounts: Iterable<number>, limit: number): void {
+  /**
+   * Adds accounts while the session holds fewer than `limit` (api_limit_get_full_accounts_subscribe,
+   * Core's rule: further accounts are silently not subscribed), each with its account object within
+   * `objectLimit`. Returns how many new accounts were left out.
+   */
+  subscribeAccounts(s: Subscriber, accounts: Iterable<number>, limit: number, objectLimit: number): number {
     this.track(s);
+    let refused = 0;
     for (const a of accounts) {
-      if (s.subs.accounts.size >= limit) return;
+      if (s.subs.accounts.has(a)) continue;
+      if (s.subs.accounts.size >= limit) {
+        refused++;
+        continue;
+      }
       s.subs.accounts.add(a);
       SubscriptionHub.add(this.byAccount, a, s);
-      this.subscribeIds(s, [`1.2.${a}`]);
+      this.subscribeIds(s, [`1.2.${a}`], objectLimit);
     }
+    if (refused > 0) this.refused('accounts', refused);
+    return refused;
   }
 
   setCallback(s: Subscriber, cb: bigint, notifyRemoveCreate: boolean): void {
@@ -156,11 +191,20 @@ export class SubscriptionHub {
     this.pendingTransactions.add(s);
   }
 
-  /** subscribe_to_market: one callback per market and session, the last one given. */
-  subscribeMarket(s: Subscriber, market: string, cb: bigint): void {
+  /**
+   * subscribe_to_market: one callback per market and session, the last one given. A market the
+   * session does not hold yet is refused (false) once it holds `limit`
+   * (--max-market-subscriptions-per-connection); a new callback for a market it holds never is.
+   */
+  subscribeMarket(s: Subscriber, market: string, cb: bigint, limit: number): boolean {
+    if (!s.subs.markets.has(market) && s.subs.markets.size >= limit) {
+      this.refused('markets', 1);
+      return false;
+    }
     this.track(s);
     s.subs.markets.set(market, cb);
     SubscriptionHub.add(this.byMarket, market, s);
+    return true;
   }
 
   unsubscribeMarket(s: Subscriber, market: string): void {

@@ -363,9 +363,13 @@ export async function startServer(
       counted = false;
       buffered.set(res, 0);
     };
+    // The request's connection, once its body is read. A client that goes away before its reply
+    // closes it, as a WebSocket close does: its call, waiting or running, is dropped.
+    let conn: Connection | undefined;
     res.onAborted(() => {
       answered = true;
       release();
+      conn?.close();
     });
     /** Writes the body with backpressure: what the socket cannot take now is held here, counted, and sent as it drains. */
     const sendBody = (body: string | Uint8Array) => {
@@ -441,7 +445,7 @@ export async function startServer(
         return;
       }
       const text = chunks === undefined ? decoder.decode(chunk) : Buffer.concat([...chunks, Buffer.from(chunk)]).toString('utf8');
-      const conn = newConnection('http', credentialsFrom(authorization), address, (reply) => {
+      conn = newConnection('http', credentialsFrom(authorization), address, (reply) => {
         if (reply === null) write(204, undefined);
         else write(reply.status, reply.body);
       });

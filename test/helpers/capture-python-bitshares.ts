@@ -41,7 +41,7 @@ const HEADER = `# python-bitshares 0.7.1 with python-graphenelib 1.6.1 (Debian 1
 # funds alice; alice buys 0.5 GOLD at 20 BTS (Market.buy), reads the order book and her open orders;
 # nathan sells 0.2 GOLD at 15 BTS and is filled at alice's 20; alice reads the book, the trades, her
 # fills, the ticker, the 24 h volume and the market history, and cancels the rest of her order; last, a
-# proposal, which the devnet refuses.
+# proposal of a transfer from alice, proposed by alice.
 #
 # The keys alice was created with, generated for these captures only (worthless test keys):`;
 

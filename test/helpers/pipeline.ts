@@ -47,7 +47,8 @@ export function fakeNode(opts: FakeNodeOptions = {}) {
   const { log, lines } = captureLogs(opts.level ?? 'debug');
   const tasks: PoolTask[][] = [];
   const held: HeldCall[] = [];
-  const pool: CallPool = {
+  // No cancel slots: the calls here are held or answered by the test, not stopped.
+  const pool: Omit<CallPool, 'cancel' | 'cancelSlots'> = {
     workers: opts.workers ?? 2,
     busyWorkers: 0,
     runTask: (batch) => {

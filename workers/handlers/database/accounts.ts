@@ -1,6 +1,7 @@
 // database_api: Keys and Accounts. This node has api_helper_indexes' key and account reference
 // indexes, so the reference calls are served.
 
+import type { Database } from 'lmdb';
 import { asArray, asString, asUint32 } from '../../../src/api/params.js';
 import { lookupKey, lowerBoundKey, resolveAccount } from '../../context.js';
 import { answerNothing } from '../unkept-answers.js';
@@ -23,7 +24,11 @@ export const accountHandlers = {
     checkLimit('get_key_references', keys.length, ctx.config.apiLimits.api_limit_get_key_references, 'keys.size()', 'Number of querying keys can not be greater than ${configured_limit}');
     writeList(out, keys.length, (i) => {
       const accounts: string[] = [];
-      for (const k of ctx.store.keyReferences.getKeys({ start: [keys[i]!, 0], end: [keys[i]!, Number.MAX_SAFE_INTEGER] })) accounts.push(`1.2.${k[1]}`);
+      // A key may be referenced by any number of accounts: the rows gathered count for the deadline.
+      for (const k of ctx.store.keyReferences.getKeys({ start: [keys[i]!, 0], end: [keys[i]!, Number.MAX_SAFE_INTEGER] })) {
+        accounts.push(`1.2.${k[1]}`);
+        out.skipped();
+      }
       out.json(accounts);
     });
   },
@@ -108,14 +113,28 @@ export const accountHandlers = {
       writeObjects(ctx, out, vesting.map((v) => [1, 13, v] as Key));
       out.text(',"limit_orders":');
       writeObjects(ctx, out, orders);
-      out.text(',"call_orders":[],"settle_orders":[],"proposals":[]');
+      // Proposals (required_approval_index) and HTLCs (by_from_id, by_to_id), by id, each at most the list limit.
+      const listed = (name: 'proposals' | 'htlcs_from' | 'htlcs_to', index: Database<number, number[]>, prefix: number[], type: number): void => {
+        const keys: Key[] = [];
+        for (const k of index.getKeys({ start: prefix, end: [prefix[0]!, prefix[1]! + 1], limit: listLimit + 1 })) keys.push([1, type, k[2]!]);
+        if (keys.length > listLimit) {
+          keys.length = listLimit;
+          more[name] = true;
+        }
+        out.text(`,"${name}":`);
+        writeObjects(ctx, out, keys);
+      };
+      out.text(',"call_orders":[],"settle_orders":[]');
+      listed('proposals', ctx.store.proposalIndex, [1, instance], 10);
       const issued = assetsIssuedBy(ctx, instance);
       if (issued.length > listLimit) {
         issued.length = listLimit;
         more.assets = true;
       }
       out.text(',"assets":').json(issued.map((a) => `1.3.${a}`));
-      out.text(',"withdraws_from":[],"withdraws_to":[],"htlcs_from":[],"htlcs_to":[]');
+      out.text(',"withdraws_from":[],"withdraws_to":[]');
+      listed('htlcs_from', ctx.store.htlcIndex, [1, instance], 16);
+      listed('htlcs_to', ctx.store.htlcIndex, [2, instance], 16);
       out.text(',"more_data_available":').json(more).text('}]');
     });
   },
@@ -137,7 +156,10 @@ export const accountHandlers = {
   get_account_references(ctx, [nameOrId], out) {
     const account = resolveAccount(ctx, asString(nameOrId), true)!;
     const refs: string[] = [];
-    for (const k of ctx.store.accountReferences.getKeys({ start: [account, 0], end: [account, Number.MAX_SAFE_INTEGER] })) refs.push(`1.2.${k[1]}`);
+    for (const k of ctx.store.accountReferences.getKeys({ start: [account, 0], end: [account, Number.MAX_SAFE_INTEGER] })) {
+      refs.push(`1.2.${k[1]}`);
+      out.skipped();
+    }
     out.json(refs);
   },
 

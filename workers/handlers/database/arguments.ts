@@ -3,7 +3,7 @@
 import { asArray, asInt64 as asInt64Checked, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
 import { addressPrefix, parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
-import { normaliseOperation } from '../../../src/chain/fees.js';
+import { canonicalSignedTransaction } from '../../../src/chain/serializer.js';
 
 export const optU32 = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : asUint32(v));
 export const asBool = (v: unknown): boolean => asOptionalBool(v) ?? false;
@@ -66,17 +66,15 @@ export function serializerError(err: unknown): RpcError {
   return new RpcError(fcError(FC.parse, '${error}', { error: (err as Error).message }));
 }
 
-/** A signed_transaction as fc's from_variant leaves it: absent fields keep their defaults. */
+/**
+ * A signed_transaction as fc's from_variant leaves it: absent members at their defaults, unknown ones
+ * dropped, and fc's own errors for what does not fit (a transaction that is no object, an operation
+ * that is no array, an amount lexical_cast refuses), as broadcast_transaction reads it too.
+ */
 export function asTransaction(v: unknown): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new RpcError(fcError(FC.badCast, 'Invalid cast from ${type} to Object', { type: Array.isArray(v) ? 'array' : typeof v }));
-  const t = v as Record<string, unknown>;
-  const operations = asArray(t.operations).map(normaliseOperation);
-  return {
-    ref_block_num: t.ref_block_num ?? 0,
-    ref_block_prefix: t.ref_block_prefix ?? 0,
-    expiration: t.expiration ?? '1970-01-01T00:00:00',
-    operations,
-    extensions: t.extensions ?? [],
-    signatures: t.signatures ?? [],
-  };
+  try {
+    return canonicalSignedTransaction(v);
+  } catch (err) {
+    throw serializerError(err);
+  }
 }

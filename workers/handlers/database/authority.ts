@@ -1,5 +1,5 @@
-// database_api: Authority and validation, and Proposed transactions (none exist): who must sign a
-// transaction. Transactions are parsed as fc's from_variant leaves them; authorities are read from the
+// database_api: Authority and validation, and Proposed transactions: who must sign a
+// transaction, and which proposals wait on an account. Transactions are parsed as fc's from_variant leaves them; authorities are read from the
 // stored accounts.
 
 import { asArray, asString } from '../../../src/api/params.js';
@@ -8,10 +8,9 @@ import { packSignedTransaction, packTransaction } from '../../../src/chain/seria
 import { requiredFeesOf, type PriceJson } from '../../../src/chain/fees.js';
 import { potentialSignatures, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../../../src/chain/authority.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
-import { answerNothing } from '../unkept-answers.js';
 import { asPublicKey, asTransaction, serializerError } from './arguments.js';
 import { notSupported } from './checks.js';
-import { chainId, globals, mustParse } from './store-reads.js';
+import { chainId, globals, mustParse, writeObjects } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
@@ -135,10 +134,13 @@ export const authorityHandlers = {
     out.json(ops.map((op) => requiredFeesOf(op, schedule, rate)));
   },
 
-  // Proposed transactions: none exist.
+  // Proposed transactions: Core's required_approval_index (the store's proposal index [1, account,
+  // proposal]: every proposal that requires the account's approval or holds it), by proposal id.
 
   get_proposed_transactions(ctx, [nameOrId], out) {
-    resolveAccount(ctx, asString(nameOrId), true);
-    answerNothing(out, 'database', 'get_proposed_transactions');
+    const account = resolveAccount(ctx, asString(nameOrId), true)!;
+    const keys: [number, number, number][] = [];
+    for (const k of ctx.store.proposalIndex.getKeys({ start: [1, account], end: [1, account + 1] })) keys.push([1, 10, k[2]!]);
+    writeObjects(ctx, out, keys);
   },
 } satisfies Partial<HandlersFor<typeof databaseApi>>;

@@ -57,9 +57,9 @@ export function byAssetPage(ctx: WorkerContext, method: string, t: [number, numb
  * permissions, HTLCs, call and settle orders): the name is read, the start id checked, the limit
  * checked, then the account resolved (throwing), in the order Core's bodies run them.
  */
-export function byAccountStartLimit(ctx: WorkerContext, method: string, t: [number, number], nameOrId: unknown, startArg: unknown, limitArg: unknown, configured: number): void {
+export function byAccountStartLimit(ctx: WorkerContext, method: string, t: [number, number], nameOrId: unknown, startArg: unknown, limitArg: unknown, configured: number): number {
   const name = asString(nameOrId);
   typed(t[0], t[1])(startArg);
   checkLimit(method, asUint32(limitArg), configured);
-  resolveAccount(ctx, name, true);
+  return resolveAccount(ctx, name, true)!;
 }
