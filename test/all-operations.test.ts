@@ -716,10 +716,11 @@ test('required signatures follow each operation\'s authorities: fee payer, owner
 test('broadcasting an operation the devnet does not evaluate is refused by name, though it is priced', async (t) => {
   const node = await devnet(t);
   const head = await node.result('get_dynamic_global_properties', []);
-  const trx = { ...trxOf([[8, { account_to_upgrade: '1.2.7', upgrade_to_lifetime_member: true }]]), ref_block_num: 0, expiration: head.time, signatures: [] as string[] };
+  // account_transfer (9), which Core itself never evaluates
+  const trx = { ...trxOf([[9, { account_id: '1.2.7', new_owner: '1.2.6' }]]), ref_block_num: 0, expiration: head.time, signatures: [] as string[] };
   trx.signatures = [signCompact(signingDigest(node.chainId, trx), privateKeyFromWif(ALICE_WIF))];
   const e = (await rpc(node.httpUrl, 'network_broadcast', 'broadcast_transaction', [trx])).error;
-  t.regex(e.message, /operation 8 \(account_upgrade\) is not supported on this chain \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 10 asset_create, 11 asset_update, 14 asset_issue, 15 asset_reserve, 16 asset_fund_fee_pool, 22 proposal_create, 23 proposal_update, 24 proposal_delete, 35 custom, 37 balance_claim, 38 override_transfer, 43 asset_claim_fees, 47 asset_claim_pool, 48 asset_update_issuer, 49 htlc_create, 50 htlc_redeem, 52 htlc_extend\)/);
+  t.regex(e.message, /operation 9 \(account_transfer\) is not supported on this chain \(supported: 0 transfer, 1 limit_order_create, 2 limit_order_cancel, 5 account_create, 6 account_update, 7 account_whitelist, 8 account_upgrade, 10 asset_create, 11 asset_update, 14 asset_issue, 15 asset_reserve, 16 asset_fund_fee_pool, 20 witness_create, 21 witness_update, 22 proposal_create, 23 proposal_update, 24 proposal_delete, 29 committee_member_create, 30 committee_member_update, 32 vesting_balance_create, 33 vesting_balance_withdraw, 34 worker_create, 35 custom, 37 balance_claim, 38 override_transfer, 43 asset_claim_fees, 47 asset_claim_pool, 48 asset_update_issuer, 49 htlc_create, 50 htlc_redeem, 52 htlc_extend\)/);
   // get_required_fees prices it all the same (a lifetime membership at the schedule's fee).
   t.deepEqual(await node.result('get_required_fees', [[[8, { upgrade_to_lifetime_member: true }]], 'BTS']), [{ amount: 1000000000, asset_id: '1.3.0' }]);
 });

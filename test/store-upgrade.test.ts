@@ -152,3 +152,21 @@ test('a store made before proposals and HTLCs (schema 5) opens with their empty 
   const reply = JSON.parse((await httpPost(again.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', 'get_proposed_transactions', ['nathan']] }))).text);
   t.deepEqual(reply.result.map((p: { id: string }) => p.id), ['1.10.0']);
 });
+
+test('a store made before the governance index (schema 6) opens with its genesis witness found by account and vote id', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
+  const witness = JSON.parse(chain.store.objects.get([1, 6, 0])!.toString('utf8')) as { witness_account: string; vote_id: string };
+  // What the version before left: no governance database, schema 6.
+  await chain.store.governance.drop();
+  await chain.store.meta.put('schema', '6');
+  const node = await chain.serve();
+  const call = async (method: string, params: unknown[]): Promise<unknown> => JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', method, params] }))).text).result;
+  t.is(((await call('get_witness_by_account', [witness.witness_account])) as { id: string }).id, '1.6.0');
+  t.deepEqual(((await call('lookup_vote_ids', [[witness.vote_id]])) as { id: string }[]).map((w) => w.id), ['1.6.0']);
+  t.deepEqual(await call('get_vesting_balances', [NATHAN]), []);
+  await node.node.close();
+  const store = openChainStore(chain.dataDir, { readOnly: true });
+  t.teardown(() => store.close());
+  t.is(store.meta.get('schema'), SCHEMA_VERSION);
+});

@@ -22,7 +22,6 @@ const listed = (): string[] => Object.entries(UNKEPT).flatMap(([set, methods]) =
  */
 const ARGS: Record<string, unknown[]> = {
   'database.get_top_voters': [10],
-  'database.get_vesting_balances': ['nathan'],
   'database.get_call_orders_by_account': ['nathan', '1.3.0', 10],
   'database.get_settle_orders': ['TEST', 10],
   'database.get_settle_orders_by_account': ['nathan', '1.4.0', 10],
@@ -47,9 +46,6 @@ const ARGS: Record<string, unknown[]> = {
   'database.get_credit_deals_by_borrower': ['alice'],
   'database.get_credit_deals_by_debt_asset': ['BTS'],
   'database.get_credit_deals_by_collateral_asset': ['TEST'],
-  'database.get_all_workers': [],
-  'database.get_workers_by_account': ['nathan'],
-  'database.get_worker_count': [],
   'database.get_blinded_balances': [['02'.padEnd(66, '0')]],
   'database.get_withdraw_permissions_by_giver': ['nathan', '1.12.0', 10],
   'database.get_withdraw_permissions_by_recipient': ['alice', '1.12.0', 10],

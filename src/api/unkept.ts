@@ -1,7 +1,6 @@
 // The one list of calls about subsystems this chain does not keep (market-issued assets, liquidity pools, SameT
-// funds, credit offers and deals, workers, withdraw permissions,
-// tickets, blinded and vesting balances, vote tallies). Each keeps Core's argument
-// conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
+// funds, credit offers and deals, withdraw permissions, tickets, blinded balances, vote tallies). Each
+// keeps Core's argument conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
 // answers on a chain where no such object exists.
 //
 // Keyed by API set, then method; each set's entries are checked against its API-set table, so a
@@ -32,7 +31,6 @@ const NO_MPA = 'no market-issued assets, so no call orders or settlements';
 const NO_POOLS = 'no liquidity pools';
 const NO_SAMET = 'no SameT funds';
 const NO_CREDIT = 'no credit offers or deals';
-const NO_WORKERS = 'no workers';
 const NO_WITHDRAW = 'no withdraw permissions';
 const NO_TICKETS = 'no tickets';
 
@@ -40,8 +38,6 @@ export const UNKEPT = {
   database: {
     // Accounts
     get_top_voters: { answer: '[]', why: 'votes are not tallied' },
-    // Balances
-    get_vesting_balances: { answer: '[]', why: 'no vesting balances' },
     // Markets: limit orders and trades are kept; what needs market-issued assets is not
     get_call_orders_by_account: { answer: '[]', why: NO_MPA },
     get_settle_orders: { answer: '[]', why: NO_MPA },
@@ -70,10 +66,6 @@ export const UNKEPT = {
     get_credit_deals_by_borrower: { answer: '[]', why: NO_CREDIT },
     get_credit_deals_by_debt_asset: { answer: '[]', why: NO_CREDIT },
     get_credit_deals_by_collateral_asset: { answer: '[]', why: NO_CREDIT },
-    // Workers (get_worker_count counts the store's 1.14.x objects, and there are none)
-    get_all_workers: { answer: '[]', why: NO_WORKERS },
-    get_workers_by_account: { answer: '[]', why: NO_WORKERS },
-    get_worker_count: { answer: '0', why: NO_WORKERS },
     // Blinded balances
     get_blinded_balances: { answer: '[]', why: 'no blinded balances' },
     // Withdrawals

@@ -17,6 +17,9 @@ import { balanceClaim } from './balance-claim.js';
 import { ASSET_FLAGS, assetClaimFees, assetClaimPool, assetFundFeePool, assetReserve, assetUpdate, assetUpdateIssuer, checkAuthorityLists, overrideTransfer, validateNewAssetOptions, validateUiaFlags } from './asset-ops.js';
 import { proposalCreate, proposalDelete, proposalUpdate, type OperationApplier } from './proposals.js';
 import { htlcCreate, htlcExtend, htlcRedeem } from './htlc.js';
+import { committeeMemberCreate, committeeMemberUpdate, isVoting, numCommitteeVoted, validateAccountOptions, verifyAccountVotes, witnessCreate, witnessUpdate, workerCreate } from './governance.js';
+import { accountUpgrade, accountWhitelist } from './membership.js';
+import { vestingBalanceCreate, vestingBalanceWithdraw } from './vesting.js';
 import { OPERATION_NAMES } from './fee-parameters.js';
 
 export { ChainError } from './chain-error.js';
@@ -77,6 +80,18 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   49: htlcCreate,
   50: htlcRedeem,
   52: htlcExtend,
+  // account_whitelist_operation and account_upgrade_operation (account_evaluator.cpp, via membership.ts)
+  7: accountWhitelist,
+  8: accountUpgrade,
+  // witness, committee member and worker operations (via governance.ts)
+  20: witnessCreate,
+  21: witnessUpdate,
+  29: committeeMemberCreate,
+  30: committeeMemberUpdate,
+  34: workerCreate,
+  // vesting_balance_create_operation and vesting_balance_withdraw_operation (via vesting.ts)
+  32: vestingBalanceCreate,
+  33: vestingBalanceWithdraw,
 
   // transfer_operation (transfer_evaluator.cpp)
   0(ctx, op) {
@@ -142,13 +157,31 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
 
   // account_update_operation
   6(ctx, op) {
+    const options = op.new_options as Record<string, unknown> | undefined;
+    // validate(): new_options->validate()
+    if (options) validateAccountOptions(options);
     const account = accountInstance(ctx, op.account, 'account');
+    // do_evaluate: verify_account_votes
+    if (options) verifyAccountVotes(ctx.state, options);
     payFee(ctx, account, op.fee);
     const a = ctx.state.get([1, 2, account]);
     const before = { owner: a.owner, active: a.active, options: a.options };
+    if (options) {
+      // A change of proxy or votes is recorded in the statistics (is_voting, last_vote_time).
+      const old = a.options as Record<string, unknown>;
+      if (options.voting_account !== old.voting_account || JSON.stringify(options.votes ?? []) !== JSON.stringify(old.votes ?? [])) {
+        const stats = ctx.state.get([2, 6, account]);
+        stats.is_voting = isVoting(options);
+        stats.last_vote_time = fcTime(ctx.headTime ?? ctx.blockTime);
+        ctx.state.touch([2, 6, account]);
+      }
+    }
     if (op.owner) a.owner = op.owner;
     if (op.active) a.active = op.active;
-    if (op.new_options) a.options = op.new_options;
+    if (options) {
+      a.options = options;
+      a.num_committee_voted = numCommitteeVoted(options);
+    }
     ctx.state.touch([1, 2, account]);
     indexAccountReferences(ctx.state, account, before, a);
     return { result: [0, {}], impacted: [account, ...authorityAccounts(op.owner as Authority), ...authorityAccounts(op.active as Authority)] };

@@ -31,6 +31,7 @@ const TABLES = [
   'balanceOwners',
   'proposalIndex',
   'htlcIndex',
+  'governance',
 ] as const satisfies readonly (keyof StateStore)[];
 type TableName = (typeof TABLES)[number];
 

@@ -6,7 +6,7 @@
 // top of it one for the transaction being tried, merged down only if it applies. So accepting one
 // more transaction costs the same however many are pending, and a refused one leaves no trace.
 
-import type { ObjectKey, OrderPriceKey } from './store.js';
+import type { GovernanceKey, ObjectKey, OrderPriceKey } from './store.js';
 
 /** The operations of an lmdb-js Database that evaluation uses. */
 export interface Table<V, K> {
@@ -71,6 +71,7 @@ export interface StateStore {
   readonly balanceOwners: Table<number, [string, number, number]>;
   readonly proposalIndex: RangeTable<number, number[]>;
   readonly htlcIndex: RangeTable<number, number[]>;
+  readonly governance: RangeTable<number, GovernanceKey>;
 }
 
 /** Writes kept in memory over a base table; `commit` replays them onto the base. */
@@ -180,6 +181,7 @@ export function overlayStore(base: StateStore): OverlayStore {
     balanceOwners: new OverlayTable(base.balanceOwners),
     proposalIndex: new OverlayRangeTable(base.proposalIndex),
     htlcIndex: new OverlayRangeTable(base.htlcIndex),
+    governance: new OverlayRangeTable(base.governance),
   };
   return {
     ...tables,

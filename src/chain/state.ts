@@ -28,6 +28,9 @@ function relevantAccounts(key: ObjectKey, obj: Obj, extra: readonly number[] | u
     for (const auth of [obj.owner, obj.active] as ({ account_auths?: [string, number][] } | undefined)[]) for (const [a] of auth?.account_auths ?? []) out.push(accountOf(a));
   } else if (space === 1 && type === 3) out.push(accountOf(obj.issuer));
   else if (space === 1 && type === 6) out.push(accountOf(obj.witness_account));
+  else if (space === 1 && type === 5) out.push(accountOf(obj.committee_member_account));
+  else if (space === 1 && type === 14) out.push(accountOf(obj.worker_account));
+  else if (space === 1 && type === 13) out.push(accountOf(obj.owner));
   else if (space === 2 && (type === 5 || type === 6)) out.push(accountOf(obj.owner));
   else if (space === 1 && type === 7) out.push(accountOf(obj.seller));
   else if (space === 1 && type === 16) {

@@ -33,6 +33,10 @@
 //    holding its indexes, each key led by the number of the index it belongs to (proposals.ts:
 //    by expiration, and Core's required_approval_index of account → proposals; htlc.ts: by
 //    expiration, by sender, by recipient).
+//  - Witnesses (1.6.x), committee members (1.5.x), workers (1.14.x) and vesting balances (1.13.x)
+//    are objects too; one sub-database of keys (`governance`, governance.ts) holds Core's indexes of
+//    them that evaluators and reads need: by account (witness and committee by_account, worker and
+//    vesting balance by_account) and by vote id (by_vote_id, worker by_vote_for and by_vote_against).
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -132,6 +136,8 @@ export interface ChainStore {
    * [1, from account, htlc instance] → 1 (by_from_id), [2, to account, htlc instance] → 1 (by_to_id)
    */
   readonly htlcIndex: Database<number, number[]>;
+  /** Core's by-account and by-vote-id indexes of 1.5/1.6/1.13/1.14 objects (governance.ts) */
+  readonly governance: Database<number, GovernanceKey>;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   /**
@@ -147,8 +153,17 @@ export interface ChainStore {
  * 4: the custom_operations plugin's account storage (empty before: no chain had custom operations).
  * 5: account history pages (accountPages), built from the per-operation history.
  * 6: the proposal and HTLC indexes (empty before: no chain had proposals or HTLCs).
+ * 7: the governance index (witnesses and committee members by account and vote id; workers and
+ * vesting balances, which no older store has), built from the genesis' witnesses and committee.
  */
-export const SCHEMA_VERSION = '6';
+export const SCHEMA_VERSION = '7';
+
+/**
+ * A key of the governance index: `['a', type, account, instance]` (the 1.type.instance object
+ * belongs to account: by_account), or `['v', vote type, vote instance]` (→ the instance of the
+ * object holding that vote id; a worker's vote_against too).
+ */
+export type GovernanceKey = ['a', number, number, number] | ['v', number, number];
 
 /** A key of the account storage indexes: the index's number, then its fields (account-storage.ts). */
 export type StorageIndexKey = (number | string)[];
@@ -176,6 +191,8 @@ export const OBJ = {
   accountStorage: [7, 0],
   proposal: [1, 10],
   htlc: [1, 16],
+  vestingBalance: [1, 13],
+  worker: [1, 14],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
@@ -224,6 +241,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const accountStorage = root.openDB<number, StorageIndexKey>({ name: 'account_storage', encoding: 'ordered-binary' });
   const proposalIndex = root.openDB<number, number[]>({ name: 'proposal_index', encoding: 'ordered-binary' });
   const htlcIndex = root.openDB<number, number[]>({ name: 'htlc_index', encoding: 'ordered-binary' });
+  const governance = root.openDB<number, GovernanceKey>({ name: 'governance', encoding: 'ordered-binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -264,6 +282,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     accountStorage,
     proposalIndex,
     htlcIndex,
+    governance,
     close: () => root.close(),
   };
 }

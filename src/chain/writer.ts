@@ -182,6 +182,7 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string, 
       }),
     );
     state.flush();
+    indexGovernance(store);
     store.meta.putSync('chain_id', chainId);
     store.meta.putSync('address_prefix', prefix);
     store.meta.putSync('immutable_parameters', JSON.stringify(genesis.immutable_parameters));
@@ -245,7 +246,7 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (!['1', '2', '3', '4', '5'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (!['1', '2', '3', '4', '5', '6'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
@@ -254,10 +255,31 @@ export function upgradeStore(store: ChainStore): boolean {
       }
     }
     // Schema 5: every account's history pages, from the per-operation history.
-    if (schema !== '5') buildHistoryPages(store);
+    if (['1', '2', '3', '4'].includes(schema)) buildHistoryPages(store);
+    // Schema 7: the governance index of the genesis' witnesses and committee members (an older
+    // store has no workers or vesting balances: no chain could create them).
+    indexGovernance(store);
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return true;
+}
+
+/**
+ * Indexes the witnesses (1.6.x) and committee members (1.5.x) in the store by account and vote id
+ * (the governance index, store.ts), as the genesis creates them and an older store holds them.
+ */
+function indexGovernance(store: ChainStore): void {
+  for (const [type, accountField] of [
+    [6, 'witness_account'],
+    [5, 'committee_member_account'],
+  ] as const) {
+    for (const { key, value } of store.objects.getRange({ start: [1, type, 0], end: [1, type, MAX_INSTANCE + 1] })) {
+      const o = JSON.parse(value.toString('utf8')) as Record<string, string>;
+      store.governance.putSync(['a', type, objectIdParts(o[accountField])!.instance, key[2]], 1);
+      const [t, i] = o.vote_id!.split(':').map(Number);
+      store.governance.putSync(['v', t!, i!], key[2]);
+    }
+  }
 }
 
 /** upgradeStore for a data directory that no node has open (the benchmarks' chains). */

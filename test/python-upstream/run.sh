@@ -7,6 +7,8 @@
 #   test/python-upstream/run.sh -k test_transfer     # extra arguments go to pytest
 #   test/python-upstream/run.sh --isolate            # each test without what earlier ones left in the
 #                                                    # library's transaction buffer (shim/isolate.py)
+#   test/python-upstream/run.sh --cache-check        # only cache-check/: the library's object cache,
+#                                                    # not the node, fails five of the suite's tests
 #
 # Needs Debian's python3 with python3-pytest python3-pytest-asyncio python3-pytest-timeout
 # python3-aiohttp python3-websockets python3-websocket python3-ecdsa python3-requests
@@ -20,8 +22,12 @@ repo=$(cd "$here/../.." && pwd)
 clients=${PYTHON_BITSHARES_DIR:-$repo/../shared/clients/python-bitshares}
 python=${PYTHON:-/usr/bin/python3}
 plugins="-p loop_compat -p default_account"
+cache_check=
 if [ "${1:-}" = "--isolate" ]; then
   plugins="$plugins -p isolate"
+  shift
+elif [ "${1:-}" = "--cache-check" ]; then
+  cache_check=1
   shift
 fi
 
@@ -36,6 +42,10 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/python-upstream-XXXXXX")
 cp -R "$clients/upstream-tests/tests" "$work/tests"
 mkdir -p "$work/logs" "$work/nodes"
+if [ -n "$cache_check" ]; then
+  cp "$here/cache-check/test_zz_cache_check.py" "$work/tests/testnet/aio/"
+  set -- -k test_cache_ "$@"
+fi
 echo "run.sh: suite copied to $work; node logs in $work/logs" >&2
 
 cd "$work"

@@ -8,7 +8,8 @@ import { answerNothing } from '../unkept-answers.js';
 import { asPublicKey } from './arguments.js';
 import { checkLimit } from './checks.js';
 import { assetsIssuedBy, balanceInstances } from './account-holdings.js';
-import { lookupVotes } from './vote-lookup.js';
+import { instancesByAccount, lookupVotes } from './vote-lookup.js';
+import { objectIdParts } from '../../../src/chain/object-id.js';
 import { NULL, accountName, countOf, mustParse, rawObject, writeList, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
@@ -78,7 +79,7 @@ export const accountHandlers = {
     writeList(out, requested.length, (i) => {
       const key = requested[i]!;
       const instance = found.get(key)!;
-      const account = mustParse<{ registrar: string; referrer: string; lifetime_referrer: string; options: { votes: string[] } }>(ctx, [1, 2, instance]);
+      const account = mustParse<{ registrar: string; referrer: string; lifetime_referrer: string; options: { votes: string[] }; cashback_vb?: string }>(ctx, [1, 2, instance]);
       const more: Record<string, boolean> = Object.fromEntries(MORE_DATA_KEYS.map((k) => [k, false]));
       out.text('[').json(key).text(',{"account":').raw(rawObject(ctx, [1, 2, instance])!);
       out.text(',"statistics":').raw(rawObject(ctx, [2, 6, instance]) ?? NULL);
@@ -86,7 +87,8 @@ export const accountHandlers = {
       out.text(',"referrer_name":').json(accountName(ctx, account.referrer));
       out.text(',"lifetime_referrer_name":').json(accountName(ctx, account.lifetime_referrer));
       out.text(`,"votes":[${lookupVotes(ctx, account.options.votes ?? []).join(',')}]`);
-      // No cashback vesting balances on this chain: cashback_balance stays unset and is left out.
+      // cashback_balance: the account's cashback vesting balance, once it has one (an optional: absent before).
+      if (account.cashback_vb) out.text(',"cashback_balance":').raw(rawObject(ctx, [1, 13, objectIdParts(account.cashback_vb)!.instance]) ?? NULL);
       const balances = balanceInstances(ctx, instance, listLimit + 1);
       if (balances.length > listLimit) {
         balances.length = listLimit;
@@ -101,7 +103,15 @@ export const accountHandlers = {
         orders.length = listLimit;
         more.limit_orders = true;
       }
-      out.text(',"vesting_balances":[],"limit_orders":');
+      // The account's vesting balances by owner (by_account), at most the list limit.
+      const vesting = instancesByAccount(ctx, 13, instance, listLimit + 1);
+      if (vesting.length > listLimit) {
+        vesting.length = listLimit;
+        more.vesting_balances = true;
+      }
+      out.text(',"vesting_balances":');
+      writeObjects(ctx, out, vesting.map((v) => [1, 13, v] as Key));
+      out.text(',"limit_orders":');
       writeObjects(ctx, out, orders);
       // Proposals (required_approval_index) and HTLCs (by_from_id, by_to_id), by id, each at most the list limit.
       const listed = (name: 'proposals' | 'htlcs_from' | 'htlcs_to', index: Database<number, number[]>, prefix: number[], type: number): void => {

@@ -1,6 +1,6 @@
 // database_api: Balances, and Blinded balances. Balances are the stored 2.5.x objects, found through
 // the store's (account, asset) index; genesis balance objects (1.15.x) through their owner's address;
-// there are no vesting or blinded balances.
+// vesting balances (1.13.x) through the governance index by owner; there are no blinded balances.
 
 import { asArray, asString } from '../../../src/api/params.js';
 import { FC, RpcError, fcError } from '../../../src/errors.js';
@@ -10,6 +10,7 @@ import { answerNothing } from '../unkept-answers.js';
 import { asAddress, ids } from './arguments.js';
 import { balanceInstances, balanceText } from './account-holdings.js';
 import { mustParse, writeList, writeObjects, type Key } from './store-reads.js';
+import { instancesByAccount } from './vote-lookup.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
@@ -42,8 +43,9 @@ export const balanceHandlers = {
   },
 
   get_vesting_balances(ctx, [nameOrId], out) {
-    resolveAccount(ctx, asString(nameOrId), true);
-    answerNothing(out, 'database', 'get_vesting_balances');
+    // The account's vesting balances (1.13.x) by owner (by_account), in id order.
+    const account = resolveAccount(ctx, asString(nameOrId), true)!;
+    writeObjects(ctx, out, instancesByAccount(ctx, 13, account).map((i) => [1, 13, i] as Key));
   },
 
   // Blinded balances: none exist.

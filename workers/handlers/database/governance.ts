@@ -1,6 +1,8 @@
 // database_api: Witnesses, Committee members, Workers, Votes, and Tickets (which lock core asset for
 // voting power): who may be voted for, and the votes. The chain has its genesis witnesses (1.6.x)
-// and committee members (1.5.x), and no workers or tickets (src/api/unkept.ts).
+// and committee members (1.5.x) and those witness_create, committee_member_create and worker_create
+// add (1.14.x), found by account and vote id through the governance index; no tickets
+// (src/api/unkept.ts).
 
 import { asArray, asObjectId, asOptionalBool, asString, asUint32 } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
@@ -8,68 +10,78 @@ import { resolveAccount, type WorkerContext } from '../../context.js';
 import { answerNothing } from '../unkept-answers.js';
 import { ids } from './arguments.js';
 import { byAccountPage, checkLimit, listPage } from './checks.js';
-import { committeeMembers, lookupVotes, witnesses } from './vote-lookup.js';
-import { NULL, countOf, parseObject, rawObject, writeObjects, type Key } from './store-reads.js';
+import { instancesByAccount, lookupVotes, memberOfAccount } from './vote-lookup.js';
+import { NULL, countOf, headTime, instancesOf, mustParse, parseObject, rawObject, writeObjects, type Key } from './store-reads.js';
+import { parseFcTime } from '../../../src/chain/fc-json.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
 export const governanceHandlers = {
-  // Witnesses: the genesis candidates, 1.6.x.
+  // Witnesses, 1.6.x
 
   get_witnesses(ctx, [idsArg], out) {
     writeObjects(ctx, out, ids(idsArg, 1, 6).map((id) => [1, 6, id.instance] as Key));
   },
 
   get_witness_by_account(ctx, [nameOrId], out) {
-    const account = `1.2.${resolveAccount(ctx, asString(nameOrId), true)}`;
-    const w = witnesses(ctx).find((x) => x.witness_account === account);
-    out.raw((w && rawObject(ctx, [1, 6, w.instance])) || NULL);
+    const w = memberOfAccount(ctx, 6, resolveAccount(ctx, asString(nameOrId), true)!);
+    out.raw((w !== undefined && rawObject(ctx, [1, 6, w])) || NULL);
   },
 
   lookup_witness_accounts(ctx, [lowerBound, limitArg], out) {
     const lower = asString(lowerBound);
     const limit = asUint32(limitArg);
     checkLimit('lookup_witness_accounts', limit, ctx.config.apiLimits.api_limit_lookup_witness_accounts);
-    out.json(byAccountName(ctx, witnesses(ctx).map((w) => ({ account: w.witness_account, id: `1.6.${w.instance}` })), lower, limit));
+    out.json(byAccountName(ctx, members<{ witness_account: string }>(ctx, 6).map((w) => ({ account: w.witness_account, id: w.id })), lower, limit));
   },
 
   get_witness_count(ctx, _params, out) {
     out.json(countOf(ctx, 1, 6));
   },
 
-  // Committee members: the genesis candidates of a genesis in Core's form, 1.5.x.
+  // Committee members, 1.5.x
 
   get_committee_members(ctx, [idsArg], out) {
     writeObjects(ctx, out, ids(idsArg, 1, 5).map((id) => [1, 5, id.instance] as Key));
   },
 
   get_committee_member_by_account(ctx, [nameOrId], out) {
-    const account = `1.2.${resolveAccount(ctx, asString(nameOrId), true)}`;
-    const c = committeeMembers(ctx).find((x) => x.committee_member_account === account);
-    out.raw((c && rawObject(ctx, [1, 5, c.instance])) || NULL);
+    const c = memberOfAccount(ctx, 5, resolveAccount(ctx, asString(nameOrId), true)!);
+    out.raw((c !== undefined && rawObject(ctx, [1, 5, c])) || NULL);
   },
 
   lookup_committee_member_accounts(ctx, [lowerBound, limitArg], out) {
     const lower = asString(lowerBound);
     const limit = asUint32(limitArg);
     checkLimit('lookup_committee_member_accounts', limit, ctx.config.apiLimits.api_limit_lookup_committee_member_accounts);
-    out.json(byAccountName(ctx, committeeMembers(ctx).map((c) => ({ account: c.committee_member_account, id: `1.5.${c.instance}` })), lower, limit));
+    out.json(byAccountName(ctx, members<{ committee_member_account: string }>(ctx, 5).map((c) => ({ account: c.committee_member_account, id: c.id })), lower, limit));
   },
 
   get_committee_count(ctx, _params, out) {
     out.json(countOf(ctx, 1, 5));
   },
 
-  // Workers: none exist.
+  // Workers, 1.14.x
 
-  get_all_workers(_ctx, [isExpired], out) {
-    asOptionalBool(isExpired);
-    answerNothing(out, 'database', 'get_all_workers');
+  get_all_workers(ctx, [isExpired], out) {
+    const expired = asOptionalBool(isExpired);
+    const all = [...instancesOf(ctx, 1, 14)];
+    if (expired === undefined) {
+      // by_id
+      writeObjects(ctx, out, all.map((i) => [1, 14, i] as Key));
+      return;
+    }
+    // by_end_date: expired ones end at or before the head block time, the others at or after it
+    // (a worker ending exactly now is in both, as Core's lower_bound and upper_bound give it).
+    const now = parseFcTime(headTime(ctx));
+    const ends = all.map((i) => ({ i, end: parseFcTime(mustParse<{ work_end_date: string }>(ctx, [1, 14, i]).work_end_date) }));
+    const chosen = ends.filter((w) => (expired ? w.end <= now : w.end >= now)).sort((a, b) => a.end - b.end || a.i - b.i);
+    writeObjects(ctx, out, chosen.map((w) => [1, 14, w.i] as Key));
   },
 
   get_workers_by_account(ctx, [nameOrId], out) {
-    resolveAccount(ctx, asString(nameOrId), true);
-    answerNothing(out, 'database', 'get_workers_by_account');
+    const account = resolveAccount(ctx, asString(nameOrId), true)!;
+    writeObjects(ctx, out, instancesByAccount(ctx, 14, account).map((i) => [1, 14, i] as Key));
   },
 
   get_worker_count(ctx, _params, out) {
@@ -96,6 +108,11 @@ export const governanceHandlers = {
     answerNothing(out, 'database', 'get_tickets_by_account');
   },
 } satisfies Partial<HandlersFor<typeof databaseApi>>;
+
+/** Every witness or committee member, by id: Core's lookup_*_accounts walk them all too (they are few). */
+function members<T>(ctx: WorkerContext, type: 5 | 6): (T & { id: string })[] {
+  return [...instancesOf(ctx, 1, type)].map((i) => mustParse<T & { id: string }>(ctx, [1, type, i]));
+}
 
 /**
  * lookup_witness_accounts and lookup_committee_member_accounts: [account name, object id] pairs from

@@ -1,0 +1,50 @@
+# Not part of python-bitshares' suite: run.sh --cache-check adds this file to the suite's copy to show
+# that python-graphenelib 1.6.1's object cache, not the node, fails test_upgrade_account,
+# test_allow_disallow, test_approve_disapprove_witness/committee and test_update_witness. Each case
+# reads the node directly (which has the change), then the library's cached object (which does not),
+# then the library's object again after clearing the cache. The library's classes share one cache
+# (Caching._cache) until a class clears its own, keyed by id and by name for 60 s.
+import asyncio
+
+import pytest
+from bitshares.aio.account import Account
+from bitshares.aio.witness import Witness
+
+
+@pytest.mark.asyncio
+async def test_cache_a_witness_is_the_account(bitshares, default_account):
+    # test_approve_disapprove_witness / _committee, test_update_witness: Witness("init1") right after
+    # Account("init1") is the account's cached dict.
+    await Account("init1")
+    with pytest.raises(KeyError):
+        (await Witness("init1"))["vote_id"]
+    Witness.clear_cache()
+    assert (await Witness("init1"))["vote_id"] == (await bitshares.rpc.get_witness_by_account("init1"))["vote_id"]
+
+
+@pytest.mark.asyncio
+async def test_cache_b_upgrade(bitshares, default_account, unused_account):
+    # test_upgrade_account: the ltm_account fixture's calls cache the account before its upgrade.
+    name = await unused_account()
+    await bitshares.create_account(name, referrer=default_account, registrar=default_account, password="test")
+    await bitshares.transfer(name, 100000, "TEST", account=default_account)
+    await bitshares.upgrade_account(account=name)
+    node = (await bitshares.rpc.get_accounts([name]))[0]
+    assert node["lifetime_referrer"] == node["id"], "the node has the upgrade"
+    assert not (await Account(name)).is_ltm, "the cached copy is from before it"
+    Account.clear_cache()
+    assert (await Account(name)).is_ltm
+
+
+@pytest.mark.asyncio
+async def test_cache_c_allow(bitshares, default_account):
+    # test_allow_disallow: disallow reads the account cached before allow ("Changes nothing!").
+    await Account(default_account)
+    await bitshares.allow("init1", account=default_account)
+    await asyncio.sleep(1.1)
+    node = (await bitshares.rpc.get_accounts([default_account]))[0]
+    assert ["1.2.7", 1] in node["active"]["account_auths"], "the node has the new authority"
+    assert ["1.2.7", 1] not in (await Account(default_account))["active"]["account_auths"], "the cached copy does not"
+    Account.clear_cache()
+    await bitshares.disallow("init1", account=default_account)
+    assert (await bitshares.rpc.get_accounts([default_account]))[0]["active"]["account_auths"] == []
