@@ -84,11 +84,15 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   t.regex(md, /## Scaling projection\n[^]*\| ws-history \| conventional \| \d+ \|/);
 });
 
-test('graphene-rpc bench --tiny measures idle sessions, deposit notices and an exchange polling its deposit accounts', async (t) => {
-  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-idle,ws-deposits,ws-exchange']);
+test('graphene-rpc bench --tiny measures idle sessions and deposit notices', async (t) => {
+  const { report } = await tinyBench(t, ['--scenarios', 'ws-idle,ws-deposits']);
   t.true(report.deposits!.deliveries > 0, 'ws-deposits measured notices');
   t.is(report.deposits!.refused, 0, 'no deposit refused');
   t.is(report.idle.length, 2, 'ws-idle on graphene-rpc and the conventional stack');
+});
+
+test('graphene-rpc bench --tiny measures an exchange polling its deposit accounts next to a subscribed watcher', async (t) => {
+  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-exchange']);
   const e = report.exchange!;
   t.is(e.clients, 2, 'the pollers connected');
   t.true(e.pollCalls > 0 && e.pollErrors === 0, 'the pollers polled without errors');
