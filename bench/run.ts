@@ -681,7 +681,13 @@ async function depositFeed(
     const key = privateKeyFromWif(DEV_BLOCK_SIGNING_WIF);
     const chainId = (await post({ id: 1, method: 'get_chain_id', params: [] })).result as string;
     const gp = (await post({ id: 1, method: 'get_global_properties', params: [] })).result as { parameters: { current_fees: FeeSchedule } };
-    const ids = new Map((await post({ id: 1, method: 'lookup_account_names', params: [accounts] })).result.map((a: { id: string; name: string } | null, i: number) => [accounts[i]!, a?.id]));
+    // in calls of at most --max-ids-per-call's default (1,000) names, as any client must
+    const ids = new Map<string, string | undefined>();
+    for (let i = 0; i < accounts.length; i += 1000) {
+      const names = accounts.slice(i, i + 1000);
+      const found = (await post({ id: 1, method: 'lookup_account_names', params: [names] })).result as ({ id: string } | null)[];
+      found.forEach((a, j) => ids.set(names[j]!, a?.id));
+    }
     let sent = 0;
     let refused = 0;
     /** the node's refusals by message, for the report: a refused transfer is a deposit never seen */
