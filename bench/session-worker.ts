@@ -38,35 +38,49 @@ const sockets: WebSocket[] = [];
 const arrivals: Arrival[] = [];
 let failed = 0;
 
-async function open(account: string, i: number): Promise<void> {
+async function connect(): Promise<WebSocket> {
   const ws = new WebSocket(spec.url, { perMessageDeflate: false });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
   sockets.push(ws);
+  return ws;
+}
+
+/** Records the arrival of each block a notice names that this session had not seen yet. */
+function firstSightings(notice: string, seen: Set<number>): void {
+  for (const m of notice.matchAll(/"block_num":(\d+)/g)) {
+    const block = Number(m[1]);
+    if (seen.has(block)) continue;
+    seen.add(block);
+    arrivals.push([block, performance.timeOrigin + performance.now()]);
+  }
+}
+
+/**
+ * One session: logs in, and with `accounts` subscribes to them with one get_full_accounts (a
+ * ws-deposits subscriber holds one, a ws-exchange watcher a group) and records first sightings.
+ */
+async function open(accounts: readonly string[] | undefined, i: number): Promise<void> {
+  const ws = await connect();
   const seen = new Set<number>();
   let replies = 0;
-  const expected = spec.mode === 'subscribe' ? 3 : 1;
+  const expected = accounts ? 3 : 1;
   await new Promise<void>((resolve) => {
     ws.on('message', (data) => {
       const text = data.toString();
       if (text.startsWith('{"method":"notice"')) {
-        const m = /"block_num":(\d+)/.exec(text);
-        if (!m) return;
-        const block = Number(m[1]);
-        if (seen.has(block)) return;
-        seen.add(block);
-        arrivals.push([block, performance.timeOrigin + performance.now()]);
+        firstSightings(text, seen);
         return;
       }
       if (text.includes('"error"')) failed++;
       if (++replies === expected) resolve();
     });
     ws.send(JSON.stringify({ id: 1, method: 'call', params: [1, 'login', ['', '']] }));
-    if (spec.mode === 'subscribe') {
+    if (accounts) {
       ws.send(JSON.stringify({ id: 2, method: 'call', params: [0, 'set_subscribe_callback', [i + 1, false]] }));
-      ws.send(JSON.stringify({ id: 3, method: 'call', params: [0, 'get_full_accounts', [[account], true]] }));
+      ws.send(JSON.stringify({ id: 3, method: 'call', params: [0, 'get_full_accounts', [accounts, true]] }));
     }
   });
 }
@@ -77,12 +91,7 @@ const timers: NodeJS.Timeout[] = [];
 
 /** One exchange poller: its accounts' newest history once per round; a new operation is a deposit seen. */
 async function poller(accounts: readonly string[]): Promise<void> {
-  const ws = new WebSocket(spec.url, { perMessageDeflate: false });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  sockets.push(ws);
+  const ws = await connect();
   ws.on('error', () => void failed++);
   const newest = new Map<string, number>();
   const pending = new Map<number, { account: string; sentAt: number; first: boolean }>();
@@ -125,42 +134,11 @@ async function poller(accounts: readonly string[]): Promise<void> {
   timers.push(setInterval(round, spec.pollMs ?? 1000));
 }
 
-/** One watcher session: subscribed to its accounts; records the block of each first notice per block. */
-async function watcher(accounts: readonly string[], i: number): Promise<void> {
-  const ws = new WebSocket(spec.url, { perMessageDeflate: false });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  sockets.push(ws);
-  const seen = new Set<number>();
-  await new Promise<void>((resolve) => {
-    let replies = 0;
-    ws.on('message', (data) => {
-      const text = data.toString();
-      if (text.startsWith('{"method":"notice"')) {
-        for (const m of text.matchAll(/"block_num":(\d+)/g)) {
-          const block = Number(m[1]);
-          if (seen.has(block)) continue;
-          seen.add(block);
-          arrivals.push([block, now()]);
-        }
-        return;
-      }
-      if (text.includes('"error"')) failed++;
-      if (++replies === 3) resolve();
-    });
-    ws.send(JSON.stringify({ id: 1, method: 'call', params: [1, 'login', ['', '']] }));
-    ws.send(JSON.stringify({ id: 2, method: 'call', params: [0, 'set_subscribe_callback', [i + 1, false]] }));
-    ws.send(JSON.stringify({ id: 3, method: 'call', params: [0, 'get_full_accounts', [accounts, true]] }));
-  });
-}
-
 async function main(): Promise<void> {
   if (spec.mode === 'poll' || spec.mode === 'watch') {
     const groups = spec.groups ?? [];
     const started = now();
-    await Promise.all(groups.map((g, i) => (spec.mode === 'poll' ? poller(g) : watcher(g, i)).catch(() => void failed++)));
+    await Promise.all(groups.map((g, i) => (spec.mode === 'poll' ? poller(g) : open(g, i)).catch(() => void failed++)));
     parentPort!.postMessage({ ready: sockets.length, failed });
     parentPort!.once('message', async () => {
       for (const t of timers) clearInterval(t);
@@ -174,7 +152,7 @@ async function main(): Promise<void> {
   // Open in batches, so that the server sees a crowd arrive rather than a single burst.
   const batch = 200;
   for (let i = 0; i < spec.accounts.length; i += batch) {
-    await Promise.all(spec.accounts.slice(i, i + batch).map((a, j) => open(a, i + j).catch(() => void failed++)));
+    await Promise.all(spec.accounts.slice(i, i + batch).map((a, j) => open(spec.mode === 'subscribe' ? [a] : undefined, i + j).catch(() => void failed++)));
   }
   parentPort!.postMessage({ ready: sockets.length, failed });
   parentPort!.once('message', async () => {

@@ -95,14 +95,22 @@ test('reloading the access file: a valid one replaces the rules for new logins; 
   t.true(await canRead(httpUrl, 'two'), 'the rules in force stay');
 });
 
-test('after a reload, an open session\'s next accessor call follows the new rules for its user; the IDs it holds stay usable', async (t) => {
-  const { connectWs } = await import('./helpers/clients.js');
+/**
+ * An access file for the reload tests, with users u (password "one") and v ("vee"); `write` replaces
+ * its entries. The password fields are made once: an entry whose password is unchanged keeps them.
+ */
+function reloadableAccessFile(t: import('ava').ExecutionContext) {
   const file = path.join(tempDir(t), 'api-access.json');
-  // The password fields are made once: an entry whose password is unchanged keeps them.
   const u = hashPassword('one');
   const v = hashPassword('vee');
   const write = (entries: [string, object, string[]][]) =>
     writeFileSync(file, JSON.stringify({ permission_map: entries.map(([name, password, apis]) => [name, { ...password, allowed_apis: apis }]) }));
+  return { file, u, v, write };
+}
+
+test('after a reload, an open session\'s next accessor call follows the new rules for its user; the IDs it holds stay usable', async (t) => {
+  const { connectWs } = await import('./helpers/clients.js');
+  const { file, u, v, write } = reloadableAccessFile(t);
   write([
     ['u', u, ['database_api', 'history_api']],
     ['v', v, ['database_api', 'history_api']],
@@ -145,11 +153,7 @@ test('after a reload, an open session\'s next accessor call follows the new rule
 
 test('after a reload, the legacy login API re-checks each login a session made: a removed user\'s sets go, the others stay', async (t) => {
   const { connectWs } = await import('./helpers/clients.js');
-  const file = path.join(tempDir(t), 'api-access.json');
-  const u = hashPassword('one');
-  const v = hashPassword('vee');
-  const write = (entries: [string, object, string[]][]) =>
-    writeFileSync(file, JSON.stringify({ permission_map: entries.map(([name, password, apis]) => [name, { ...password, allowed_apis: apis }]) }));
+  const { file, u, v, write } = reloadableAccessFile(t);
   write([
     ['u', u, ['history_api']],
     ['v', v, ['asset_api']],
