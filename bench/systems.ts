@@ -99,6 +99,23 @@ function knownOnly(args: readonly string[], o: ServeOptions, essential: Readonly
   return out;
 }
 
+/**
+ * The systems this process started and has not seen exit. A bench that is stopped (a test's timeout
+ * sends SIGTERM, an operator's ^C SIGINT) or that fails takes them with it; otherwise they would
+ * live on as orphans holding their ports and CPU.
+ */
+const started = new Set<ChildProcess>();
+const killStarted = () => {
+  for (const c of started) c.kill('SIGKILL');
+};
+process.once('exit', killStarted);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    killStarted();
+    process.exit(128 + (signal === 'SIGTERM' ? 15 : 2));
+  });
+}
+
 export async function startSystem(kind: SystemKind, o: StartOptions): Promise<RunningSystem> {
   const port = await freePort();
   let args: string[];
@@ -139,6 +156,8 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
   const child: ChildProcess = o.cpus
     ? spawn('taskset', ['-c', o.cpus, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   const lines: string[] = [];
   let buffered = '';
   const onData = (d: Buffer) => {
