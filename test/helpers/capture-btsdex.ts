@@ -13,9 +13,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WebSocket, WebSocketServer } from 'ws';
 import { fixture } from './fixtures.js';
-import { startCaptureDevnet } from './capture-devnet.js';
+import { startCaptureDevnet, startLoggingProxy } from './capture-devnet.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const script = path.join(root, 'examples/btsdex-bot-flow.cjs');
@@ -39,42 +38,9 @@ const HEADER = `# btsdex 0.7.11 (with btsdex-api 0.7.x, on Node.js ${process.ver
 async function capture(modules: string, out: string): Promise<void> {
   const lines: string[] = [HEADER];
   const { node, block, close } = await startCaptureDevnet(lines);
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  let connections = 0;
-  server.on('connection', (client) => {
-    // One connection makes one transcript: btsdex opens one, and reconnects only when it is lost.
-    if (++connections > 1) throw new Error('the client opened a second WebSocket');
-    const upstream = new WebSocket(`ws://127.0.0.1:${node.port}/ws`);
-    upstream.on('error', (err) => process.stderr.write(`upstream: ${err.message}\n`));
-    client.on('error', (err) => process.stderr.write(`client: ${err.message}\n`));
-    const queue: string[] = [];
-    // The requests that are broadcasts, by id: their accepted replies wait for a block.
-    const broadcasts = new Set<unknown>();
-    upstream.on('open', () => queue.splice(0).forEach((m) => upstream.send(m)));
-    client.on('message', (data) => {
-      const text = data.toString();
-      lines.push(`--> ${text}`);
-      const request = JSON.parse(text) as { id: unknown; params?: unknown[] };
-      if (request.params?.[1] === 'broadcast_transaction_with_callback') broadcasts.add(request.id);
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-      else queue.push(text);
-    });
-    // Frames are handed on in order, an accepted broadcast's reply after the block it asked for.
-    let handed = Promise.resolve();
-    upstream.on('message', (data) => {
-      const text = data.toString();
-      lines.push(`<-- ${text}`);
-      const frame = JSON.parse(text) as { id?: unknown; result?: unknown; method?: string };
-      const accepted = frame.method === undefined && broadcasts.delete(frame.id) && 'result' in frame && frame.result === null;
-      handed = handed.then(async () => {
-        if (accepted) await block();
-        client.send(text);
-      });
-    });
-    client.on('close', () => upstream.close());
-  });
-  const { port } = server.address() as { port: number };
+  // btsdex broadcasts with a callback, and opens one WebSocket (it reconnects only when one is lost).
+  const proxy = await startLoggingProxy(node.port, lines, block, new Set(['broadcast_transaction_with_callback']));
+  const { port } = proxy;
   try {
     // Asynchronously, its output passed through: the proxy and the node run in this process's event loop.
     const child = spawn(process.execPath, [script, `ws://127.0.0.1:${port}`, node.chainId], { env: { ...process.env, NODE_PATH: modules }, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -86,7 +52,7 @@ async function capture(modules: string, out: string): Promise<void> {
   } finally {
     // Written also when the client failed: the frames say where.
     writeFileSync(out, `${lines.join('\n')}\n`);
-    server.close();
+    proxy.close();
     await close();
   }
 }

@@ -12,9 +12,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { WebSocket, WebSocketServer } from 'ws';
 import { fixture } from './fixtures.js';
-import { startCaptureDevnet } from './capture-devnet.js';
+import { startCaptureDevnet, startLoggingProxy } from './capture-devnet.js';
 
 /** alice's keys: worthless keys made for these captures, kept so that the flows stay comparable. */
 const KEYS = {
@@ -48,37 +47,8 @@ const HEADER = `# python-bitshares 0.7.1 with python-graphenelib 1.6.1 (Debian 1
 async function capture(pythonLib: string, out: string): Promise<void> {
   const lines: string[] = [HEADER, `@keys ${JSON.stringify(KEYS)}`];
   const { node, dataDir, block, close } = await startCaptureDevnet(lines);
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  server.on('connection', (client) => {
-    const upstream = new WebSocket(`ws://127.0.0.1:${node.port}/ws`);
-    const queue: string[] = [];
-    const waiting: { id: unknown; broadcast: boolean }[] = [];
-    upstream.on('open', () => queue.splice(0).forEach((m) => upstream.send(m)));
-    client.on('message', (data) => {
-      const text = data.toString();
-      lines.push(`--> ${text}`);
-      const request = JSON.parse(text) as { id: unknown; params?: unknown[] };
-      waiting.push({ id: request.id, broadcast: request.params?.[1] === 'broadcast_transaction' });
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-      else queue.push(text);
-    });
-    // Replies are handed on in order, each after the block its broadcast asked for.
-    let handed = Promise.resolve();
-    upstream.on('message', (data) => {
-      const text = data.toString();
-      lines.push(`<-- ${text}`);
-      const reply = JSON.parse(text) as { id?: unknown; result?: unknown };
-      const asked = waiting.shift();
-      const accepted = asked?.broadcast === true && 'result' in reply && reply.result === null;
-      handed = handed.then(async () => {
-        if (accepted) await block();
-        client.send(text);
-      });
-    });
-    client.on('close', () => upstream.close());
-  });
-  const { port } = server.address() as { port: number };
+  const proxy = await startLoggingProxy(node.port, lines, block, new Set(['broadcast_transaction']));
+  const { port } = proxy;
   try {
     // Asynchronously: the proxy and the node run in this process's event loop.
     const { stdout } = await promisify(execFile)('/usr/bin/python3', [fixture('python-bitshares-flows.py'), `ws://127.0.0.1:${port}`, node.chainId, JSON.stringify(KEYS)], {
@@ -87,7 +57,7 @@ async function capture(pythonLib: string, out: string): Promise<void> {
     });
     process.stderr.write(stdout);
   } finally {
-    server.close();
+    proxy.close();
     await close();
     // Written also when the client failed: the frames say where.
     writeFileSync(out, `${lines.join('\n')}\n`);
