@@ -32,7 +32,8 @@ const THREAD_LABELS = { frontEnd: 'main thread (front end)', workers: 'pool work
 const SATURATED = 0.95;
 const saturated = (x: RunResult | undefined) => x !== undefined && x.generatorUtilisation >= SATURATED;
 
-const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.workers + c.other;
+/** The node's CPU per call, all its threads (the load generator's not counted). */
+export const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.workers + c.other;
 
 /** The cores a projection is made for. */
 export const PROJECTED_CORES = [2, 4, 8, 16, 32] as const;

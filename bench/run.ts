@@ -27,7 +27,7 @@ import { transferOp } from '../src/chain/operations.js';
 import { processUsage, startSystem, threadTimes, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, PollStats, SessionSpec } from './session-worker.js';
-import { writeReport } from './report.js';
+import { nodeCpu, projectThroughput, writeReport } from './report.js';
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
 import type { BenchReport, CpuPerCall, MarketBook, Percentiles, RunResult, ScalingCheck } from './results.js';
@@ -526,15 +526,14 @@ async function scalingCheck(
       log(`${s.name} on ${sys.name} (the load generator on CPU 1)…`);
       const one = await measure(sys, s.name, specFor(s, sys.port), o, { workers });
       const c1 = one.cpuUs!;
-      const call = (c: CpuPerCall) => c.frontEnd + c.workers + c.other;
       // one CPU, the generator elsewhere: the node's cost per call alone bounds it
-      const predictOne = Math.min(1e6 / all.cpuUs.frontEnd, 1e6 / call(all.cpuUs));
+      const predictOne = projectThroughput(all, 1)!;
       // all CPUs shared with the generator: what the generator leaves, divided by the node's cost
-      const predictAll = Math.min(1e6 / c1.frontEnd, (cpus * 1e6) / (call(c1) + c1.generator));
+      const predictAll = Math.min(1e6 / c1.frontEnd, (cpus * 1e6) / (nodeCpu(c1) + c1.generator));
       out.push({
         scenario: s.name,
         workers,
-        oneCpu: { measured: one.throughput, predicted: Math.round(predictOne), cpuUs: c1 },
+        oneCpu: { measured: one.throughput, predicted: predictOne, cpuUs: c1 },
         allCpus: { cpus, measured: all.throughput, predicted: Math.round(predictAll), cpuUs: all.cpuUs },
       });
     }
