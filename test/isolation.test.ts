@@ -307,7 +307,11 @@ const getObjects = (m: Awaited<ReturnType<typeof metrics>>, outcome: string) => 
  */
 async function everyCallDropped(t: import('ava').ExecutionContext, port: number) {
   const m = await metricsUntil(port, (x) => getObjects(x, 'cancelled') + getObjects(x, 'ok') >= CALLS && x('graphene_rpc_pool_running_calls') === 0);
-  t.true(getObjects(m, 'ok') <= 1, `${getObjects(m, 'ok')} calls ran to their end after their client had gone`);
+  // A heavy task carries up to HEAVY_CALLS_PER_TASK calls, run in turn: besides the one running when
+  // the close reaches the node, one more may end between the scrape that saw them running and the
+  // close (on a loaded machine it did, 2 of 8 full runs). With cancellation turned off, 5 of 10 calls
+  // (WebSocket) and 10 of 10 (HTTP) ran to their end, when this test was written with 20,000-id calls.
+  t.true(getObjects(m, 'ok') <= 2, `${getObjects(m, 'ok')} calls ran to their end after their client had gone`);
   t.is(getObjects(m, 'cancelled') + getObjects(m, 'ok'), CALLS);
 }
 
