@@ -202,18 +202,19 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     await store.close();
     throw err;
   }
+  const writer = producer.asWriter();
   // Workers must read the new block before anyone is told about it.
-  producer.on('block', (block) => {
+  writer.on('block', (block) => {
     pool.storeChanged();
     confirmations.onBlock(block);
     subscriptions.onBlock(block);
   });
   // A pending transaction is in the store already (pending.ts): workers read it before anyone hears of it.
-  producer.on('pending', (trx) => {
+  writer.on('pending', (trx) => {
     pool.storeChanged();
     subscriptions.onPendingTransaction(trx);
   });
-  producer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
+  writer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
   const scheduler = (parts.scheduler = fairScheduler(pool, {
     get maxQueued() {
       return running.maxQueuedCalls;
@@ -224,7 +225,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   const services: Services = {
     config: live,
     login,
-    producer,
+    writer,
     confirmations,
     subscriptions,
     chain: chainLookups(scheduler),

@@ -26,16 +26,12 @@ import { fcTime, parseFcTime } from './fc-json.js';
 import type { Logger } from '../log.js';
 import { publicKeyOf } from './keys.js';
 import { recordPotentialPeer } from './peers.js';
+import type { ChainWriter, ChainWriterEvents } from './chain-writer.js';
 
 /** A block as the producer announces it: what the writer applied, transactions included. */
 export type ProducedBlock = AppliedBlock;
 
-export interface ProducerEvents {
-  block: [ProducedBlock];
-  pending: [SignedTransactionJson];
-  /** a pending transaction that will never be in a block, and why */
-  dropped: [string, string];
-}
+export type ProducerEvents = ChainWriterEvents;
 
 /** The first retry after the store refused a block, in ms; each further failure doubles it. */
 export const STORE_RETRY_FIRST_MS = 1000;
@@ -113,6 +109,24 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
    */
   recordPeer(endpoint: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {
     return recordPotentialPeer(this.store, endpoint, nowSeconds);
+  }
+
+  /** The producer as the front end sees the chain's writer (chain-writer.ts), in this process. */
+  asWriter(): ChainWriter {
+    return {
+      push: async (trx) => this.push(trx),
+      validate: async (trx) => this.validate(trx),
+      recordPeer: (endpoint) => this.recordPeer(endpoint),
+      producing: {
+        signingPublicKey: this.signingPublicKey,
+        produce: async (count) => {
+          for (let i = 0; i < count; i++) this.produce();
+        },
+      },
+      // EventEmitter's conditional listener type does not narrow on a generic key; the key and the
+      // listener come in matching pairs from the interface's signature.
+      on: (event, listener) => this.on(event, listener as never),
+    };
   }
 
   /** Starts producing on the interval (an interval of 0 produces only on demand). */

@@ -29,15 +29,15 @@ function waitFor(confirmations: Confirmations, s: Session, txid: string, fn: Wai
 }
 
 export const broadcastHandlers = {
-  broadcast_transaction({ services }, [trx]) {
-    services.producer.push(trx);
+  async broadcast_transaction({ services }, [trx]) {
+    await services.writer.push(trx);
     return null;
   },
 
-  broadcast_transaction_with_callback({ session, services }, [cb, trx]) {
+  async broadcast_transaction_with_callback({ session, services }, [cb, trx]) {
     requireWebSocket(session, 'broadcast_transaction_with_callback');
     const callbackId = asUint64(cb);
-    const id = services.producer.push(trx);
+    const id = await services.writer.push(trx);
     // The notice goes through the session's ordered queue, so it never precedes this reply.
     // A dropped transaction gets no notice, as in Core: its callback is simply never called.
     waitFor(services.confirmations, session, id, (c) => {
@@ -46,8 +46,8 @@ export const broadcastHandlers = {
     return null;
   },
 
-  broadcast_transaction_synchronous({ session, services }, [trx]) {
-    const id = services.producer.push(trx);
+  async broadcast_transaction_synchronous({ session, services }, [trx]) {
+    const id = await services.writer.push(trx);
     // Core waits without a timeout; a transaction that can no longer make it into a block (it
     // expired while pending) is answered with the reason instead of never.
     return new Promise((resolve, reject) =>

@@ -12,7 +12,7 @@ const unsupported = (method: string): FrontHandler => () => {
 };
 
 export const debugHandlers = {
-  debug_generate_blocks({ services: { producer } }, [keyArg, countArg]) {
+  async debug_generate_blocks({ services: { writer } }, [keyArg, countArg]) {
     const wif = asString(keyArg);
     const count = asUint32(countArg);
     let key: Uint8Array;
@@ -21,10 +21,12 @@ export const debugHandlers = {
     } catch {
       throw new RpcError(assertError('debug_private_key.valid(): debug_key is not a WIF private key', {}, where('debug_generate_blocks')));
     }
-    if (publicKeyOf(key) !== producer.signingPublicKey) {
-      throw new RpcError(assertError('debug_public_key == signing_key: debug_key must be the block signing key of this node (${key})', { key: producer.signingPublicKey }, where('debug_generate_blocks')));
+    const producing = writer.producing;
+    if (producing === undefined) throw new RpcError(assertError('false: debug_generate_blocks needs a node that produces blocks; this one follows another node', {}, where('debug_generate_blocks')));
+    if (publicKeyOf(key) !== producing.signingPublicKey) {
+      throw new RpcError(assertError('debug_public_key == signing_key: debug_key must be the block signing key of this node (${key})', { key: producing.signingPublicKey }, where('debug_generate_blocks')));
     }
-    for (let i = 0; i < count; i++) producer.produce();
+    await producing.produce(count);
     return null;
   },
   debug_push_blocks: unsupported('debug_push_blocks'),

@@ -18,7 +18,7 @@ function parseEndpoint(text: string): string {
 export const networkNodeHandlers = {
   async add_node({ services }, [ep]) {
     const endpoint = parseEndpoint(asString(ep));
-    await services.producer.recordPeer(endpoint);
+    await services.writer.recordPeer(endpoint);
     services.storeChanged();
     return null;
   },

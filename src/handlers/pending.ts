@@ -7,6 +7,6 @@ import type { FrontHandler } from './types.js';
 
 export const pendingStateHandlers = {
   validate_transaction({ services }, [trx]) {
-    return services.producer.validate(trx);
+    return services.writer.validate(trx);
   },
 } satisfies Pick<HandlerTable<typeof databaseApi, 'front', FrontHandler>, 'validate_transaction'>;

@@ -3,7 +3,7 @@
 // state that has one owner in the front end's thread (the block producer, the chain writer).
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import type { BlockProducer } from '../chain/producer.js';
+import type { ChainWriter } from '../chain/chain-writer.js';
 import type { RpcRequest } from '../protocol/jsonrpc.js';
 import type { Session } from '../session/session.js';
 import type { SubscriptionHub } from '../subscriptions/hub.js';
@@ -15,7 +15,8 @@ export interface Services {
   readonly config: Config;
   /** the login check (with the access rules in force), its throttle and the per-user session counts */
   readonly login: LoginServices;
-  readonly producer: BlockProducer;
+  /** the chain's one writer: broadcasts, validate_transaction, add_node, debug block production */
+  readonly writer: ChainWriter;
   readonly confirmations: Confirmations;
   readonly subscriptions: SubscriptionHub;
   readonly chain: ChainLookups;
