@@ -59,6 +59,12 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   },
   { name: 'rss-budget', value: 'MIB', help: 'the RSS the node must stay under next to the non-readers', defaults: '1024' },
   { name: 'scrape-ms', value: 'N', help: "while graphene-rpc's throughput is measured, GET /metrics every N ms (to see what scraping costs)", defaults: 'none' },
+  {
+    name: 'pending-transactions',
+    value: 'N',
+    help: "before graphene-rpc's throughput runs, broadcast N transfers that stay pending (the bench's nodes make blocks only on demand), to measure reads over a pending state",
+    defaults: '0',
+  },
   { name: 'node-log-level', value: 'LEVEL', help: "graphene-rpc's --log-level in the throughput runs (at debug it writes a served line per call, which costs about a third of small-call throughput)", defaults: 'info' },
   { name: 'node-dir', value: 'DIR', help: "run the node of another built checkout (its dist/src/cli.js) for every graphene-rpc run; options its serve --help lacks are left out", defaults: 'this checkout' },
   { name: 'out', value: 'DIR', help: 'where results go (JSON, Markdown report, SVG charts)', defaults: 'bench/results' },

@@ -169,7 +169,8 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(
     `Run ${r.started} on ${r.machine.cpus} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB, Node ${r.machine.node}. ` +
       `Chain: ${r.chain.accounts} accounts, ${r.chain.operations} operations; the busiest account holds ${r.chain.busiestAccountOps}; ${r.chain.openOrders ?? 0} open limit orders. ` +
-      `Each closed-loop run lasts ${(Number(r.settings.durationMs) / 1000).toFixed(1)} s.`,
+      `Each closed-loop run lasts ${(Number(r.settings.durationMs) / 1000).toFixed(1)} s.` +
+      (r.pendingLeft ? ` graphene-rpc's throughput runs had ${r.pendingLeft} transactions pending (--pending-transactions).` : ''),
     '',
   );
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');

@@ -53,6 +53,8 @@ export interface BenchReport {
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
   chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
   settings: Record<string, unknown>;
+  /** transactions broadcast and accepted, and left pending, before graphene-rpc's throughput runs */
+  pendingLeft?: number;
   runs: RunResult[];
   deposits?: { system: string; sessions: number; deliveries: number; rate: number; delayMs: Percentiles; nodeCpuPercent: number; notes: string; refused?: number };
   exchange?: {

@@ -73,6 +73,8 @@ interface Options {
   scrapeMs: number;
   /** graphene-rpc's --log-level in the throughput runs (debug writes a served line per call) */
   nodeLogLevel: string;
+  /** transfers broadcast, and left pending, before graphene-rpc's throughput runs */
+  pendingTransactions: number;
   /** ws-exchange: pollers, and deposit accounts per poller */
   exchangeClients: number;
   exchangeAccounts: number;
@@ -134,6 +136,12 @@ function parseOptions(argv: string[]): Options {
     settleMs: num(values.settle, Number(def('settle')), 'settle') * 1000,
     scrapeMs: values['scrape-ms'] === undefined ? 0 : num(values['scrape-ms'], 0, 'scrape-ms'),
     nodeLogLevel: values['node-log-level'] ?? def('node-log-level'),
+    pendingTransactions: (() => {
+      const v = values['pending-transactions'] ?? def('pending-transactions');
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`--pending-transactions expects a transaction count (0 for none), got '${v}'`);
+      return n;
+    })(),
     exchangeClients: Math.round(num(values['exchange-clients'], Number(def('exchange-clients')), 'exchange-clients')),
     exchangeAccounts: Math.round(num(values['exchange-accounts'], Number(def('exchange-accounts')), 'exchange-accounts')),
     clusterProcesses: (() => {
@@ -640,6 +648,40 @@ interface FeedSessions {
   poll?: PollStats;
 }
 
+/** A JSON-RPC call over HTTP; a reply without a result throws with the node's answer. */
+async function rpcPost(port: number, method: string, params: unknown[]): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', body: JSON.stringify({ id: 1, method, params }) });
+  const text = await res.text();
+  const reply = JSON.parse(text) as { result?: unknown };
+  if (reply.result === undefined) throw new Error(`${method === 'call' ? String(params[1]) : method} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+  return reply.result;
+}
+
+/**
+ * Broadcasts `count` transfers of nathan's (the development key's account) to the chain's accounts,
+ * each a transaction of its own, and leaves them pending: the bench's nodes produce blocks only on
+ * demand. Every one must be accepted (the pending state then holds `count` transactions), so a
+ * refusal stops the bench. They expire an hour after the head block's time: a generated chain's head
+ * may be far in the past, and the expiration is checked against it.
+ */
+export async function leavePending(port: number, count: number): Promise<number> {
+  const key = privateKeyFromWif(DEV_BLOCK_SIGNING_WIF);
+  const chainId = (await rpcPost(port, 'get_chain_id', [])) as string;
+  const gp = (await rpcPost(port, 'get_global_properties', [])) as { parameters: { current_fees: FeeSchedule } };
+  const dgp = await rpcPost(port, 'get_dynamic_global_properties', []);
+  const accounts = (await rpcPost(port, 'get_account_count', [])) as number;
+  for (let i = 0; i < count; i++) {
+    // distinct amounts make distinct transactions; recipients past the committee's special accounts
+    const to = `1.2.${17 + (i % Math.max(1, accounts - 17))}`;
+    const trx = buildTransaction(headOf(dgp), [transferOp('1.2.6', to, 1 + i)], { expiration: parseFcTime(dgp.time) + 3600, fees: gp.parameters.current_fees });
+    await rpcPost(port, 'call', ['network_broadcast', 'broadcast_transaction', [signTransaction(chainId, trx, [key])]]);
+  }
+  // Accepted and in no block: still pending while the runs measure.
+  const after = await rpcPost(port, 'get_dynamic_global_properties', []);
+  if (after.head_block_number !== dgp.head_block_number) throw new Error(`a block was produced while transactions were left pending (head ${dgp.head_block_number} → ${after.head_block_number})`);
+  return count;
+}
+
 /**
  * The deposit feed both scenarios share: a devnet node making a block every second, the session
  * workers `spawn` starts (each reporting when it first saw each block), and nathan's transfers into
@@ -789,6 +831,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       attackMs: o.attackMs,
       scrapeMs: o.scrapeMs,
       nodeLogLevel: o.nodeLogLevel,
+      pendingTransactions: o.pendingTransactions,
     },
     runs: [],
     idle: [],
@@ -810,6 +853,10 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   for (const workers of o.workersSweep) {
     const sys = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
     try {
+      if (o.pendingTransactions > 0) {
+        log(`broadcasting ${o.pendingTransactions} transfers to leave pending on ${sys.name}…`);
+        report.pendingLeft = await leavePending(sys.port, o.pendingTransactions);
+      }
       for (const s of list) {
         if (s.name === 'ws-market' && report.market === undefined) {
           const sampled = await sampleMarkets(sys.port, info, o.marketDepth, sys.name);

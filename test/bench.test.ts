@@ -118,8 +118,11 @@ test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober'
   t.regex(md, /## Under attack\n[^]*\| adv-nonreaders \|/);
 });
 
-test('graphene-rpc bench --tiny runs the conventional stack in cluster mode and checks the scaling model with taskset', async (t) => {
-  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-small,ws-history', '--cluster', '2', '--scaling-check', 'yes', '--p99-target', '1000']);
+test('graphene-rpc bench --tiny runs the conventional stack in cluster mode, checks the scaling model with taskset, and measures reads over pending transactions', async (t) => {
+  const { report, md } = await tinyBench(t, ['--scenarios', 'ws-small,ws-history', '--cluster', '2', '--scaling-check', 'yes', '--p99-target', '1000', '--pending-transactions', '30']);
+  // leavePending throws (and the bench fails) unless all 30 were accepted and no block took them
+  t.regex(md, /graphene-rpc's throughput runs had 30 transactions pending/);
+  for (const s of ['ws-small', 'ws-history']) t.true(report.runs.some((r) => r.scenario === s && r.kind === 'graphene-rpc' && r.errors === 0 && r.completed > 0), `${s} over the pending state`);
   for (const s of ['ws-small', 'ws-history']) {
     const run = report.runs.find((r) => r.scenario === s && r.kind === 'conventional-cluster');
     t.truthy(run, `${s} on the cluster`);
