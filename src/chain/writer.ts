@@ -18,7 +18,7 @@ import { applyCustomOperation } from './account-storage.js';
 import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
 import { appendHistory, buildHistoryPages, type HistoryAppend } from './history-pages.js';
-import { signCompact } from './keys.js';
+import { recoverPublicKey, signCompact } from './keys.js';
 import {
   accountObject,
   accountStatisticsObject,
@@ -388,12 +388,42 @@ function recordOperation(
   }
 }
 
+/** signed_block_header (block.hpp) as JSON: the header another node made and signed. */
+export interface SignedBlockHeaderJson {
+  readonly previous: string;
+  readonly timestamp: string;
+  readonly witness: string;
+  readonly transaction_merkle_root: string;
+  readonly extensions: readonly unknown[];
+  readonly witness_signature: string;
+}
+
+/**
+ * What makes an applied block ours or another node's: the producer signs a header of its own; a
+ * follower takes the upstream's header, which the block as applied here must match, and the last
+ * irreversible block the upstream reports.
+ */
+export type BlockSeal = { readonly signingKey: Uint8Array } | { readonly header: SignedBlockHeaderJson; readonly lastIrreversibleBlockNum: number };
+
+/**
+ * A block from another node that does not fit the chain in this store (another previous block,
+ * transactions whose results differ from the upstream's, a signature not by the block's witness).
+ * Nothing of the block is kept: a follower stops rather than diverge.
+ */
+export class BlockMismatch extends Error {}
+
 /**
  * Applies one block: evaluates every operation of every transaction, records history, stores the
  * signed block, and advances the dynamic global properties — in one LMDB write transaction. A
  * failing operation throws and nothing of the block is kept.
+ *
+ * With the producer's key it signs a header of its own. With another node's header (a follower) the
+ * block must be that node's block exactly: its previous block is our head, and the transaction merkle
+ * root, which covers each transaction's operation results (transactionMerkleRoot), equals ours, so a
+ * state that evaluated any operation differently is caught here, at the block where it happened.
  */
-export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uint8Array, plugins: BlockPlugins = DEFAULT_PLUGINS): AppliedBlock {
+export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Array | BlockSeal, plugins: BlockPlugins = DEFAULT_PLUGINS): AppliedBlock {
+  const how: BlockSeal = seal instanceof Uint8Array ? { signingKey: seal } : seal;
   return store.root.transactionSync(() => {
     const state = new ChainState(store);
     const dgp = state.get([2, 1, 0]);
@@ -462,14 +492,16 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
       );
     }
 
-    const header = {
-      previous: String(dgp.head_block_id),
-      timestamp: blockTime,
-      witness: String(dgp.current_witness),
-      transaction_merkle_root: transactionMerkleRoot(processed),
-      extensions: [],
-    };
-    const signed = { ...header, witness_signature: signCompact(blockHeaderDigest(header), signingKey) };
+    const merkleRoot = transactionMerkleRoot(processed);
+    let signed: SignedBlockHeaderJson;
+    if ('signingKey' in how) {
+      const header = { previous: String(dgp.head_block_id), timestamp: blockTime, witness: String(dgp.current_witness), transaction_merkle_root: merkleRoot, extensions: [] };
+      signed = { ...header, witness_signature: signCompact(blockHeaderDigest(header), how.signingKey) };
+    } else {
+      signed = checkedHeader(state, how.header, { blockNum, headId: String(dgp.head_block_id), blockTime, merkleRoot });
+      // Core's current_witness is the witness of the head block.
+      dgp.current_witness = signed.witness;
+    }
     const id = blockId(signed, blockNum);
     store.blocks.putSync(blockNum, Buffer.from(JSON.stringify({ ...signed, transactions: processed })));
     store.blockOperations.putSync(blockNum, [firstOp, opCount]);
@@ -480,8 +512,10 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
     dgp.time = blockTime;
     dgp.current_aslot = u64(Number(dgp.current_aslot) + 1);
     // One producer confirms its own blocks; keep the last irreversible block one behind the head,
-    // so that clients that read LIB + 1 (python-bitshares) find it.
-    dgp.last_irreversible_block_num = Math.max(0, blockNum - 1);
+    // so that clients that read LIB + 1 (python-bitshares) find it. A follower takes what its upstream
+    // reports (never past this block, never backwards).
+    dgp.last_irreversible_block_num =
+      'signingKey' in how ? Math.max(0, blockNum - 1) : Math.max(Number(dgp.last_irreversible_block_num), Math.min(how.lastIrreversibleBlockNum, blockNum));
     state.touch([2, 1, 0]);
     const witnessKey: [number, number, number] = [1, 6, objectIdParts(dgp.current_witness)!.instance];
     const witness = state.get(witnessKey);
@@ -503,4 +537,32 @@ export function applyBlock(store: ChainStore, input: BlockInput, signingKey: Uin
       pluginNotes,
     };
   });
+}
+
+/**
+ * Another node's header for block `blockNum`, checked against the block as applied here: it follows
+ * our head, carries the block's time and our merkle root, and is signed by its witness's signing key
+ * (as Core's witness_signature check, db_block.cpp validate_block_header). Throws BlockMismatch.
+ */
+function checkedHeader(
+  state: ChainState,
+  h: SignedBlockHeaderJson,
+  o: { readonly blockNum: number; readonly headId: string; readonly blockTime: string; readonly merkleRoot: string },
+): SignedBlockHeaderJson {
+  if (h.previous !== o.headId) throw new BlockMismatch(`block ${o.blockNum}: its previous block is ${h.previous}, but our head block is ${o.headId}`);
+  if (h.timestamp !== o.blockTime) throw new BlockMismatch(`block ${o.blockNum}: header time ${h.timestamp} is not the block time ${o.blockTime}`);
+  if (h.transaction_merkle_root !== o.merkleRoot) {
+    throw new BlockMismatch(`block ${o.blockNum}: its transaction merkle root is ${h.transaction_merkle_root}, but the transactions as applied here give ${o.merkleRoot} (an operation result differs)`);
+  }
+  const witness = objectIdParts(h.witness);
+  const witnessObject = witness && witness.space === 1 && witness.type === 6 ? state.find([1, 6, witness.instance]) : undefined;
+  if (!witnessObject) throw new BlockMismatch(`block ${o.blockNum}: witness ${h.witness} does not exist`);
+  let signer: string;
+  try {
+    signer = recoverPublicKey(blockHeaderDigest(h), h.witness_signature);
+  } catch (err) {
+    throw new BlockMismatch(`block ${o.blockNum}: witness_signature cannot be read: ${(err as Error).message}`);
+  }
+  if (signer !== witnessObject.signing_key) throw new BlockMismatch(`block ${o.blockNum}: signed by ${signer}, not by its witness ${h.witness}'s key ${String(witnessObject.signing_key)}`);
+  return { previous: h.previous, timestamp: h.timestamp, witness: h.witness, transaction_merkle_root: h.transaction_merkle_root, extensions: h.extensions, witness_signature: h.witness_signature };
 }
