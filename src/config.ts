@@ -75,6 +75,16 @@ export interface Config {
   readonly customOperationsPlugin: boolean;
   /** seconds between blocks; 0: only on demand */
   readonly blockInterval: number;
+  /** ws://HOST:PORT of the node to follow (a follower produces no blocks); null: produce blocks */
+  readonly follow: string | null;
+  /** blocks a follower may be behind its upstream and still be ready */
+  readonly followMaxLagBlocks: number;
+  /** get_block requests a follower keeps in flight while it catches up */
+  readonly followBlocksInFlight: number;
+  /** bytes: the largest message a follower takes from its upstream */
+  readonly followMaxFrameBytes: number;
+  /** ms: the longest wait between a follower's attempts to reach its upstream */
+  readonly followRetryMaxMs: number;
   /** JSON ["public key", "WIF"] of the block signing key; null: the development key */
   readonly privateKey: string | null;
   /** the chain's key prefix, Core's GRAPHENE_ADDRESS_PREFIX (BTS; TEST in Core's testnet builds) */
@@ -232,6 +242,17 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: 'BTS',
     help: "Key prefix of the chain (BitShares Core's GRAPHENE_ADDRESS_PREFIX; its testnet builds use TEST): public keys and addresses in requests, replies, stored objects and the genesis file carry it; a data directory keeps the prefix it was created with",
   },
+  {
+    name: 'follow',
+    key: 'follow',
+    kind: { type: 'string', nullable: true, pattern: /^wss?:\/\/[^\s/?#]+(\/\S*)?$/, expects: 'a ws://HOST:PORT (or wss://) URL' },
+    default: null,
+    help: 'Follow the node at this WebSocket URL (this node or BitShares Core, same genesis) instead of producing blocks: its blocks are applied to this store, reads and subscriptions are served here, broadcasts are forwarded to it (default: produce blocks)',
+  },
+  { name: 'follow-max-lag-blocks', key: 'followMaxLagBlocks', kind: { type: 'int', min: 0, max: 1_000_000 }, default: '5', help: 'On a follower, GET /ready answers 503 while it is more blocks than this behind its upstream (or not connected to it)' },
+  { name: 'follow-blocks-in-flight', key: 'followBlocksInFlight', kind: { type: 'int', min: 1, max: 1000 }, default: '32', help: 'get_block requests a follower keeps in flight to its upstream while it catches up' },
+  { name: 'follow-max-frame-bytes', key: 'followMaxFrameBytes', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Largest message a follower takes from its upstream, in bytes; a larger one stops following (a block that big cannot be applied)' },
+  { name: 'follow-retry-max-ms', key: 'followRetryMaxMs', kind: { type: 'int', min: 100, max: 600_000 }, default: '10000', help: 'Longest wait between a follower\'s attempts to reach its upstream, in milliseconds (the first wait is 250 ms, doubling)' },
   { name: 'enable-subscribe-to-all', key: 'enableSubscribeToAll', kind: { type: 'bool' }, default: 'false', help: 'Allow set_subscribe_callback(cb, true)' },
   {
     name: 'custom-operations-plugin',

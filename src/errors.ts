@@ -67,6 +67,7 @@ export const RPC = {
   TOO_MANY_CONNECTIONS: { code: -32014, message: 'Too many connections' },
   BLOCKS_NOT_WRITABLE: { code: -32015, message: 'Transactions are not accepted now: the node cannot write blocks' },
   SHUTTING_DOWN: { code: -32016, message: 'Server is shutting down' },
+  UPSTREAM_UNAVAILABLE: { code: -32017, message: 'Transactions are not accepted now: the upstream node this node follows cannot be reached' },
   HTTP_METHOD: { code: -32600, message: 'Invalid JSON request: use POST with a JSON-RPC body' },
   HTTP_FRAMING: { code: -32600, message: 'Invalid HTTP request: its Content-Length headers conflict or are not a number' },
 } as const satisfies Record<string, { code: number; message: string }>;
@@ -214,7 +215,7 @@ export function httpStatusFor(err: WireError | undefined): number {
   if (!err) return 200;
   if (err.code === RPC.INTERNAL.code) return 500;
   if (err.code === RPC.REQUEST_TOO_BIG.code) return 413;
-  if (err.code === RPC.SERVER_BUSY.code || err.code === RPC.NODE_BUSY.code || err.code === RPC.BUDGET_EXCEEDED.code || err.code === RPC.TOO_MANY_CONNECTIONS.code || err.code === RPC.BLOCKS_NOT_WRITABLE.code || err.code === RPC.SHUTTING_DOWN.code) return 503;
+  if (err.code === RPC.SERVER_BUSY.code || err.code === RPC.NODE_BUSY.code || err.code === RPC.BUDGET_EXCEEDED.code || err.code === RPC.TOO_MANY_CONNECTIONS.code || err.code === RPC.BLOCKS_NOT_WRITABLE.code || err.code === RPC.SHUTTING_DOWN.code || err.code === RPC.UPSTREAM_UNAVAILABLE.code) return 503;
   if (err.code === RPC.REPLY_TOO_BIG.code) return 500;
   if (err.code === RPC.RATE_LIMITED.code) return 429;
   if (err.code <= -32600) return 400;

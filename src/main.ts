@@ -16,6 +16,7 @@ import { chainLookups } from './pool/lookups.js';
 import { fairScheduler, type Scheduler } from './pool/scheduler.js';
 import { checkRegistry } from './api/registry.js';
 import { BlockProducer } from './chain/producer.js';
+import { Follower } from './follow/follower.js';
 import { privateKeyFromWif, publicKeyOf } from './chain/keys.js';
 import { DEV_BLOCK_SIGNING_WIF } from './chain/dev-key.js';
 import { addressPrefix, setAddressPrefix } from './chain/public-key.js';
@@ -72,7 +73,8 @@ export interface RunningNode {
   readonly port: number;
   /** the --rpc-tls-endpoint port, when TLS is served */
   readonly tlsPort: number | undefined;
-  readonly producer: BlockProducer;
+  /** the block producer; none on a follower (--follow) */
+  readonly producer: BlockProducer | undefined;
   /** bytes held now for slow readers (WebSocket queues and unsent HTTP replies) */
   readonly bufferedBytes: () => number;
   readonly chainId: string;
@@ -151,23 +153,31 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     throw err;
   }
 
-  let signingKey: Uint8Array;
-  try {
-    signingKey = blockSigningKey(config.privateKey);
-  } catch (err) {
-    await store.close();
-    throw err;
+  // The chain's one writer: this node's block producer, or a follower of another node (--follow).
+  let producer: BlockProducer | undefined;
+  let follower: Follower | undefined;
+  const producerLog = log.child({ component: config.follow ? 'follower' : 'producer' });
+  if (config.follow) {
+    const o = { url: config.follow, maxLagBlocks: config.followMaxLagBlocks, blocksInFlight: config.followBlocksInFlight, maxFrameBytes: config.followMaxFrameBytes, retryMaxMs: config.followRetryMaxMs };
+    follower = new Follower(store, chainId, { ...o, plugins: { customOperations: config.customOperationsPlugin } }, producerLog);
+  } else {
+    let signingKey: Uint8Array;
+    try {
+      signingKey = blockSigningKey(config.privateKey);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    // The producer signs as the witness the dynamic global properties name (the first active one).
+    const witnessId = (JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { current_witness: string }).current_witness;
+    const witnessKey = (JSON.parse(store.objects.get([1, 6, idInstance(witnessId)])!.toString('utf8')) as { signing_key: string }).signing_key;
+    if (publicKeyOf(signingKey) !== witnessKey) {
+      await store.close();
+      throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness ${witnessId} expects blocks signed by ${witnessKey}`);
+    }
+    // The free-space bound is read at each block, so a reload applies to the next one.
+    producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes }, { customOperations: config.customOperationsPlugin });
   }
-  // The producer signs as the witness the dynamic global properties name (the first active one).
-  const witnessId = (JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { current_witness: string }).current_witness;
-  const witnessKey = (JSON.parse(store.objects.get([1, 6, idInstance(witnessId)])!.toString('utf8')) as { signing_key: string }).signing_key;
-  if (publicKeyOf(signingKey) !== witnessKey) {
-    await store.close();
-    throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness ${witnessId} expects blocks signed by ${witnessKey}`);
-  }
-  const producerLog = log.child({ component: 'producer' });
-  // The free-space bound is read at each block, so a reload applies to the next one.
-  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes }, { customOperations: config.customOperationsPlugin });
   const confirmations = new Confirmations();
 
   // The metrics come first: the parts below count into them from the start. What they read when
@@ -187,7 +197,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return { number: dgp.head_block_number, time: parseFcTime(dgp.time), lastIrreversible: dgp.last_irreversible_block_num };
     },
     bufferedBytes: () => buffered.total,
-    storeWritable: () => producer.storeWritable,
+    storeWritable: () => producer?.storeWritable ?? true,
+    follow: follower ? () => follower.status() : undefined,
   });
 
   const subscriptions = new SubscriptionHub((kind, n) => void (metrics.subscriptionsRefused[kind] += n));
@@ -202,7 +213,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     await store.close();
     throw err;
   }
-  const writer = producer.asWriter();
+  const writer = follower ? follower.asWriter() : producer!.asWriter();
   // Workers must read the new block before anyone is told about it.
   writer.on('block', (block) => {
     pool.storeChanged();
@@ -236,14 +247,16 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   let closing: Promise<void> | undefined;
   let server: RpcServer;
   try {
-    // On-demand chains (--block-interval 0) have no head age to watch.
-    const maxHeadAgeSeconds = config.blockInterval === 0 ? 0 : config.readyMaxHeadAge;
+    // On-demand chains (--block-interval 0) have no head age to watch; on a follower the lag behind
+    // its upstream takes its place (the upstream's own /ready watches its head's age).
+    const maxHeadAgeSeconds = config.blockInterval === 0 || follower ? 0 : config.readyMaxHeadAge;
     const probes = readiness({
       store,
       dataDir: config.dataDir,
       maxHeadAgeSeconds,
       draining: () => closing !== undefined,
-      blockWriteFailure: () => producer.blockWriteFailure,
+      blockWriteFailure: () => producer?.blockWriteFailure,
+      following: follower ? () => follower.notReady() : undefined,
       workers: () => ({ up: pool.workersUp, of: config.workers }),
       minFreeDiskBytes: () => running.minFreeDiskBytes,
     });
@@ -252,16 +265,19 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
       closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
     };
+    // Before listening: an upstream that serves another chain refuses the start.
+    await follower?.start();
     server = await startServer(config, log, connections(live, login, pipeline, log, metrics), buffered, probes, monitor, pem);
     parts.server = server;
   } catch (err) {
+    await follower?.stop();
     await pool.close();
     await store.close();
     throw err;
   }
-  producer.start();
+  producer?.start();
   log.info(
-    { host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant, blockInterval: config.blockInterval },
+    { host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant, ...(follower ? { follow: config.follow } : { blockInterval: config.blockInterval }) },
     'serving JSON-RPC over HTTP and WebSocket',
   );
   if (config.rpcTlsEndpoint) log.info({ host: config.rpcTlsEndpoint.host, port: server.tlsPort }, 'serving JSON-RPC over HTTPS and secure WebSocket');
@@ -322,7 +338,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
         // a block would wait until the drain bound for nothing, and its transaction, still pending, is
         // not kept: it is answered now that the node is shutting down, so that the client sends it
         // again elsewhere; new transactions are refused the same way (producer.push).
-        producer.stop();
+        producer?.stop();
+        await follower?.stop();
         confirmations.abandonAll(limitError(RPC.SHUTTING_DOWN, 'the transaction was not included in a block and is dropped'));
         const unanswered = await server.close(config.shutdownDrainMs);
         if (unanswered > 0) log.warn({ unanswered, drainMs: config.shutdownDrainMs }, 'calls still in flight after --shutdown-drain-ms were answered with -32016 (server shutting down)');

@@ -1,7 +1,8 @@
 // Whether this node should get traffic: GET /ready for load balancers (HAProxy's `option httpchk GET
 // /ready`). Ready means: the node is not shutting down; every worker thread is up now (the node does
 // not listen before they all are, and a thread being replaced, or its replacement still starting, is
-// not up); the store accepts blocks (the last block write was not refused); the chain's head block is
+// not up); the store accepts blocks (the last block write was not refused); a follower is connected
+// to its upstream and at most --follow-max-lag-blocks behind it; the chain's head block is
 // younger than --ready-max-head-age; and the data directory accepts writes: it is writable, and its
 // disk has --min-free-disk-bytes free, the bound block production checks before each block (so a
 // disk too full for the next block shows here before a block is refused). GET /health only says the
@@ -30,6 +31,8 @@ export function readiness(opts: {
   draining: () => boolean;
   /** why the store refuses blocks now (the producer's blockWriteFailure), or undefined */
   blockWriteFailure: () => BlockWriteFailure | undefined;
+  /** on a follower: why it should get no traffic (disconnected, behind its upstream, stopped), or undefined */
+  following?: () => string | undefined;
   /** worker threads up now, and how many there should be */
   workers: () => { readonly up: number; readonly of: number };
   /** --min-free-disk-bytes as it is now (it reloads) */
@@ -50,6 +53,8 @@ export function readiness(opts: {
         const seconds = Math.max(0, Math.floor((Date.now() - failure.since) / 1000));
         return { ...base, ready: false, reason: `blocks cannot be written: ${failure.error} (for ${seconds} s, ${failure.attempts} attempts)` };
       }
+      const following = opts.following?.();
+      if (following !== undefined) return { ...base, ready: false, reason: following };
       if (opts.maxHeadAgeSeconds > 0 && headAgeSeconds > opts.maxHeadAgeSeconds) {
         return { ...base, ready: false, reason: `head block is ${headAgeSeconds} s old (--ready-max-head-age ${opts.maxHeadAgeSeconds})` };
       }

@@ -72,7 +72,7 @@ async function replay(t: ExecutionContext): Promise<{ frames: string[]; failures
     }
   };
   for (const step of steps) {
-    if (step.kind === 'block') node.node.producer.produce(step.time);
+    if (step.kind === 'block') node.node.producer!.produce(step.time);
     else if (step.kind === 'send') ws.send(step.text);
     else await take(step.text, step.line);
   }

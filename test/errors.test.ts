@@ -43,6 +43,7 @@ test('our own limit errors have their own codes, one per thing that happened', (
   t.is(RPC.BUDGET_EXCEEDED.code, -32012);
   t.is(RPC.BLOCKS_NOT_WRITABLE.code, -32015);
   t.is(RPC.SHUTTING_DOWN.code, -32016);
+  t.is(RPC.UPSTREAM_UNAVAILABLE.code, -32017);
   t.is(RPC.TOO_DEEP.code, -32700);
   t.regex(RPC.SERVER_BUSY.message, /on this connection/);
   t.regex(RPC.NODE_BUSY.message, /on this node/);
@@ -181,6 +182,7 @@ test('httpStatusFor: -32603 and -32008 → 500, ≤ -32600 → 400, -32007 → 4
   t.is(s(-32012), 503);
   t.is(s(-32015), 503);
   t.is(s(-32016), 503);
+  t.is(s(-32017), 503);
   t.is(s(-32008), 500);
   t.is(s(10), 200);
   t.is(s(0), 200);

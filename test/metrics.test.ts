@@ -54,8 +54,8 @@ test('GET /metrics: calls by set, method and outcome, refusals by limit, failed 
   const failed = await connectWs(t, wsUrl);
   t.deepEqual(await failed.call({ id: 1, method: 'call', params: [1, 'login', ['bytemaster', 'wrong']] }), { id: 1, result: false });
   // Two blocks: two notices to the block-applied subscriber.
-  node.producer.produce();
-  node.producer.produce();
+  node.producer!.produce();
+  node.producer!.produce();
   for (let i = 0; i < 2; i++) t.is(JSON.parse(await anon.next()).method, 'notice');
 
   const m = await scrape(n);

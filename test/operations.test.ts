@@ -58,7 +58,7 @@ test('GET /ready is 503 while the data directory\'s disk has less free than --mi
   const r = await get(`http://127.0.0.1:${port}/ready`);
   t.is(r.status, 503);
   t.regex(r.body.reason as string, /^data directory does not accept writes: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)$/);
-  t.is(node.producer.blockWriteFailure, undefined, 'no block was refused: the probe looked at the disk itself');
+  t.is(node.producer!.blockWriteFailure, undefined, 'no block was refused: the probe looked at the disk itself');
   const { buildConfig } = await import('../src/config.js');
   node.reloadOptions(buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'shutdown-drain-ms': '300', 'data-dir': config.dataDir }));
   t.is((await get(`http://127.0.0.1:${port}/ready`)).status, 200);

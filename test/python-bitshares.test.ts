@@ -38,7 +38,7 @@ async function replay(t: ExecutionContext): Promise<{ replies: string[]; ws: WsC
   const replies: string[] = [];
   for (const step of steps) {
     if (step.kind === 'block') {
-      node.node.producer.produce(step.time);
+      node.node.producer!.produce(step.time);
       continue;
     }
     ws.send(step.request);

@@ -27,6 +27,8 @@ export interface MetricSources {
   bufferedBytes(): number;
   /** whether the store takes blocks now (false while a block write fails: a full disk, say) */
   storeWritable(): boolean;
+  /** on a follower (--follow): its view of the upstream; absent on a producer, which has no follow metrics */
+  follow?: () => { readonly connected: boolean; readonly lagBlocks: number; readonly lagSeconds: number; readonly reconnects: number; readonly stopped: string | undefined };
 }
 
 export const TRANSPORTS = ['ws', 'http'] as const;
@@ -147,6 +149,14 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0));
   gauge('graphene_rpc_buffered_bytes', 'Bytes held for clients that do not read (WebSocket queues and unsent HTTP replies)', sources.bufferedBytes);
 
+  const follow = sources.follow;
+  if (follow) {
+    gauge('graphene_rpc_follow_upstream_connected', 'On a follower: 1 while connected to its upstream and following it, 0 while not (unreachable, reconnecting, or following stopped)', () => (follow().connected ? 1 : 0));
+    gauge('graphene_rpc_follow_lag_blocks', 'On a follower: blocks the upstream has that this node has not applied yet', () => follow().lagBlocks);
+    gauge('graphene_rpc_follow_lag_seconds', "On a follower: seconds between the upstream's head block time and this node's, while behind", () => follow().lagSeconds);
+    counterOf(registry, 'graphene_rpc_follow_reconnects_total', 'On a follower: connections to the upstream made again after one was lost', () => follow().reconnects);
+    gauge('graphene_rpc_follow_stopped', 'On a follower: 1 once following stopped for good (a block that does not fit: see the log), 0 while it follows', () => (follow().stopped !== undefined ? 1 : 0));
+  }
   const merged = Registry.merge([registry, processMetrics()]);
   return {
     calls,

@@ -9,7 +9,7 @@ import type { TestNode } from './node.js';
  * never gets there into a failure.
  */
 export function headAtLeast(node: TestNode, n: number, ms = 15_000): Promise<number> {
-  const { producer } = node.node;
+  const producer = node.node.producer!;
   return new Promise((resolve, reject) => {
     let done = false;
     const finish = (err: Error | undefined, head?: number) => {
@@ -39,5 +39,5 @@ export function headAtLeast(node: TestNode, n: number, ms = 15_000): Promise<num
 
 /** Resolves once the node takes a transaction into its pending list (the next one, from now). */
 export async function nextPending(node: TestNode, ms = 10_000): Promise<void> {
-  await once(node.node.producer, 'pending', { signal: AbortSignal.timeout(ms) });
+  await once(node.node.producer!, 'pending', { signal: AbortSignal.timeout(ms) });
 }

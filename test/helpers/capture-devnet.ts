@@ -20,7 +20,7 @@ export async function startCaptureDevnet(lines: string[]) {
   let head = 0;
   const block = async (): Promise<void> => {
     while (Math.floor(Date.now() / 1000) <= head) await new Promise((r) => setTimeout(r, 100));
-    const b = node.producer.produce();
+    const b = node.producer!.produce();
     head = parseFcTime(b.timestamp);
     lines.push(`@block ${head}`);
   };
