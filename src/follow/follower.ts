@@ -93,6 +93,7 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
   private wake: (() => void) | undefined;
   private retryTimer: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   private running: Promise<void> | undefined;
+  private abortConnect: (() => void) | undefined;
   private readonly plugins: BlockPlugins;
 
   constructor(
@@ -123,6 +124,7 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
   /** Stops following (the node is shutting down): the connection is closed between blocks. */
   async stop(): Promise<void> {
     this.closing = true;
+    this.abortConnect?.();
     this.client?.close();
     if (this.retryTimer) {
       clearTimeout(this.retryTimer.timer);
@@ -219,8 +221,11 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
     while (!this.closing && this.stoppedBy === undefined) {
       let client: UpstreamClient;
       try {
-        client = await UpstreamClient.connect(this.o.url, { maxFrameBytes: this.o.maxFrameBytes, timeoutMs: UPSTREAM_TIMEOUT_MS });
+        client = await UpstreamClient.connect(this.o.url, { maxFrameBytes: this.o.maxFrameBytes, timeoutMs: UPSTREAM_TIMEOUT_MS }, (abort) => (this.abortConnect = abort));
+        this.abortConnect = undefined;
       } catch (err) {
+        this.abortConnect = undefined;
+        if (this.closing) break;
         failures++;
         const retryMs = Math.min(this.o.retryMaxMs, FOLLOW_RETRY_FIRST_MS * 2 ** (failures - 1));
         this.log.warn({ upstream: this.o.url, error: (err as Error).message, attempts: failures, retryMs }, 'cannot reach the upstream; trying again (/ready says 503 meanwhile)');
@@ -248,20 +253,19 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
             first.reject(new Error(`--follow ${this.o.url}: ${err.message}`));
           }
         } else if (!this.closing) {
+          this.connected = false;
+          this.client = undefined;
+          client.close();
           failures++;
           const retryMs = Math.min(this.o.retryMaxMs, FOLLOW_RETRY_FIRST_MS * 2 ** (failures - 1));
           this.log.warn({ upstream: this.o.url, error: (err as Error).message, head: this.head().num, retryMs }, 'lost the upstream; reconnecting, then catching up from our head');
-          this.connected = false;
-          client.close();
-          this.client = undefined;
           begun();
           await this.sleep(retryMs);
-          continue;
         }
       } finally {
         this.connected = false;
-        client.close();
         this.client = undefined;
+        client.close();
       }
     }
     begun();
@@ -300,11 +304,7 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
     client.on('notice', (cb, args) => {
       if (cb !== BLOCK_CALLBACK) return;
       const id = args[0];
-      if (typeof id !== 'string' || !/^[0-9a-f]{40}$/.test(id)) {
-        client.close();
-        this.log.error({ notice: JSON.stringify(args).slice(0, 200) }, 'the upstream sent a block-applied notice that is not a block id');
-        return;
-      }
+      if (typeof id !== 'string' || !HEX40.test(id)) return client.refuse(`the upstream sent a block-applied notice that is not a block id: ${JSON.stringify(args).slice(0, 200)}`);
       const num = numFromId(id);
       // Kept only ahead of our head, and never for more blocks than a catch-up window holds.
       if (num > this.head().num && this.announced.size < 10_000) this.announced.set(num, id);

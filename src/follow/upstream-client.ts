@@ -53,10 +53,14 @@ export class UpstreamClient extends EventEmitter<UpstreamClientEvents> {
     ws.on('close', (code, reason) => this.fail(new UpstreamConnectionError(`the upstream closed the connection (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`)));
   }
 
-  /** Opens a connection; rejects with UpstreamConnectionError when it cannot. */
-  static connect(url: string, o: UpstreamClientOptions): Promise<UpstreamClient> {
+  /**
+   * Opens a connection; rejects with UpstreamConnectionError when it cannot. `abortable` receives a
+   * function that gives up the attempt at once (a node shutting down does not wait for a handshake).
+   */
+  static connect(url: string, o: UpstreamClientOptions, abortable?: (abort: () => void) => void): Promise<UpstreamClient> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { maxPayload: o.maxFrameBytes, handshakeTimeout: o.timeoutMs, perMessageDeflate: false });
+      abortable?.(() => failed(new Error('given up: the node is stopping')));
       const failed = (err: Error) => {
         ws.removeAllListeners();
         ws.on('error', () => undefined);
@@ -96,6 +100,11 @@ export class UpstreamClient extends EventEmitter<UpstreamClientEvents> {
 
   close(): void {
     this.fail(new UpstreamConnectionError('closed by this node'));
+  }
+
+  /** Drops the connection because the upstream sent what no Core node sends (`why`). */
+  refuse(why: string): void {
+    this.fail(new UpstreamConnectionError(why, true));
   }
 
   private onMessage(data: WebSocket.RawData, binary: boolean): void {
