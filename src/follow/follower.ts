@@ -325,6 +325,14 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
       const lib = dgp?.last_irreversible_block_num;
       const time = typeof dgp?.time === 'string' ? safeTime(dgp.time) : undefined;
       if (!isUint32(head) || !isUint32(lib) || time === undefined || lib > head) throw new FollowStopped(`the upstream's dynamic global properties are malformed: ${JSON.stringify(dgp).slice(0, 200)}`);
+      if (round === 0) {
+        // A new connection, perhaps to an upstream restarted from an older copy: what the last one
+        // said (its head, its announced ids) no longer holds.
+        this.upstreamHead = head;
+        this.upstreamHeadTime = time;
+        this.upstreamLib = lib;
+        this.announced.clear();
+      }
       this.upstreamHead = Math.max(head, this.upstreamHead);
       this.upstreamHeadTime = Math.max(time, this.upstreamHeadTime);
       this.upstreamLib = Math.max(lib, this.upstreamLib);
