@@ -451,3 +451,44 @@ test('subscriptions are capped: accounts per subscription, subscriptions per con
   const http = JSON.parse((await httpPost(net.httpUrl, callText(1, 'call', ['deposits', 'subscribe_transfers', [1, ['nathan'], null]]))).text);
   t.regex(http.error.message, /subscribe_transfers needs a WebSocket connection/);
 });
+
+test('a subscriber that does not read its backlog holds the node to about a page: its reads wait until it reads, then it gets every transfer once', async (t) => {
+  const { captureLogs } = await import('./helpers/logs.js');
+  // A backlog of about 22 MB: 5,000 transfers with 2 KB memos, far more than a socket's kernel buffers.
+  const chain = makeChain(t);
+  const memo = { ...MEMO, message: 'ab'.repeat(2000) };
+  const blocks = 50;
+  const perBlock = 100;
+  for (let b = 0; b < blocks; b++) chain.block(Array.from({ length: perBlock }, (_, i) => op.transfer(NATHAN, '1.2.0', b * perBlock + i + 1, '1.3.0', memo)));
+  const logs = captureLogs();
+  await chain.store.close();
+  const node = await startTestNode(t, { 'data-dir': chain.dataDir, 'api-access': accessFile(t), 'api-limit-get-transfers': String(perBlock), 'max-unread-bytes-per-connection': String(64 * 1024) }, logs.log);
+  const WebSocket = (await import('ws')).default;
+  const ws = new WebSocket(node.wsUrl);
+  ws.on('error', () => undefined);
+  t.teardown(() => ws.terminate());
+  await new Promise((r) => ws.once('open', r));
+  const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  const amounts: number[] = [];
+  let done: () => void;
+  const all = new Promise<void>((r) => (done = r));
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString()) as { method?: string; params?: [number, [Transfer[]]] };
+    if (m.method !== 'notice') return;
+    for (const x of m.params![1][0]) amounts.push(Number(x.amount.amount));
+    if (amounts.length >= blocks * perBlock) done();
+  });
+  socket.pause();
+  ws.send(callText(1, 'call', ['deposits', 'subscribe_transfers', [1, ['nathan'], CHAIN_START]]));
+  await logs.once('client does not read its replies; its calls wait', 60_000);
+  const { parsePromText, valueOf } = await import('./helpers/prom-text.js');
+  const pages = async () => valueOf(parsePromText(await (await fetch(`http://127.0.0.1:${node.port}/metrics`)).text()), 'graphene_rpc_transfer_feed_pages_total', { kind: 'backlog' }) ?? 0;
+  const read = await pages();
+  t.log(`backlog pages read while the client did not read: ${read} of ${blocks}; held ${node.node.bufferedBytes()} bytes`);
+  t.true(read < blocks, 'the backlog is not read ahead of the client');
+  const held = node.node.bufferedBytes();
+  t.true(held < 4 * 1024 * 1024, `the node holds ${held} bytes for it, not its backlog of 22 MB`);
+  socket.resume();
+  await all;
+  t.deepEqual(amounts, Array.from({ length: blocks * perBlock }, (_, i) => i + 1), 'every transfer once, in order');
+});

@@ -121,7 +121,8 @@ export class TransferFeed {
   private readonly byAccount = new Map<number, Set<Subscription>>();
   /** subscriptions with a dirty block: read at each block until a page covers it */
   private readonly waiting = new Set<Subscription>();
-  private readonly bySession = new Map<FeedSubscriber, Map<bigint, Subscription>>();
+  /** session → its subscriptions by callback, and the hook that ends them when it closes */
+  private readonly bySession = new Map<FeedSubscriber, { readonly subs: Map<bigint, Subscription>; readonly forget: () => void }>();
 
   constructor(
     private readonly read: PageReader,
@@ -135,12 +136,12 @@ export class TransferFeed {
 
   /** Subscriptions the session holds. */
   held(s: FeedSubscriber): number {
-    return this.bySession.get(s)?.size ?? 0;
+    return this.bySession.get(s)?.subs.size ?? 0;
   }
 
   /** Whether the session holds a subscription with this callback (a new one replaces it). */
   holds(s: FeedSubscriber, callback: bigint): boolean {
-    return this.bySession.get(s)?.has(callback) ?? false;
+    return this.bySession.get(s)?.subs.has(callback) ?? false;
   }
 
   /**
@@ -149,14 +150,13 @@ export class TransferFeed {
    */
   subscribe(s: FeedSubscriber, n: NewSubscription, limit: number): boolean {
     if (s.isClosed) return true;
-    let mine = this.bySession.get(s);
-    const replaced = mine?.get(n.callback);
-    if (!replaced && (mine?.size ?? 0) >= limit) return false;
+    const replaced = this.bySession.get(s)?.subs.get(n.callback);
+    if (!replaced && this.held(s) >= limit) return false;
     if (replaced) this.cancel(replaced);
+    let mine = this.bySession.get(s);
     if (!mine) {
-      mine = new Map();
+      mine = { subs: new Map(), forget: s.onClose(() => this.unsubscribe(s)) };
       this.bySession.set(s, mine);
-      s.onClose(() => this.unsubscribe(s));
     }
     const sub: Subscription = {
       owner: s,
@@ -173,7 +173,7 @@ export class TransferFeed {
       retries: 0,
       retry: undefined,
     };
-    mine.set(n.callback, sub);
+    mine.subs.set(n.callback, sub);
     for (const a of sub.instances) (this.byAccount.get(a) ?? this.byAccount.set(a, new Set()).get(a)!).add(sub);
     this.waiting.add(sub);
     // Its notices queue behind the reply to subscribe_transfers (the session keeps reply order).
@@ -185,9 +185,8 @@ export class TransferFeed {
   unsubscribe(s: FeedSubscriber, callback?: bigint): number {
     const mine = this.bySession.get(s);
     if (!mine) return 0;
-    const ending = callback === undefined ? [...mine.values()] : [mine.get(callback)].filter((x): x is Subscription => x !== undefined);
+    const ending = callback === undefined ? [...mine.subs.values()] : [mine.subs.get(callback)].filter((x): x is Subscription => x !== undefined);
     for (const sub of ending) this.cancel(sub);
-    if (mine.size === 0) this.bySession.delete(s);
     return ending.length;
   }
 
@@ -201,7 +200,12 @@ export class TransferFeed {
       if (set?.size === 0) this.byAccount.delete(a);
     }
     const mine = this.bySession.get(sub.owner);
-    if (mine?.get(sub.callback) === sub) mine.delete(sub.callback);
+    if (mine?.subs.get(sub.callback) === sub) mine.subs.delete(sub.callback);
+    // A session without subscriptions is not held here, nor is its close hook.
+    if (mine?.subs.size === 0) {
+      this.bySession.delete(sub.owner);
+      mine.forget();
+    }
   }
 
   /** A block is in the store (and the workers see it): subscriptions it concerns, or that wait for irreversibility, read again. */
@@ -219,7 +223,7 @@ export class TransferFeed {
   /** For tests and metrics. */
   get subscriptions(): number {
     let n = 0;
-    for (const m of this.bySession.values()) n += m.size;
+    for (const m of this.bySession.values()) n += m.subs.size;
     return n;
   }
 
