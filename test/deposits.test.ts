@@ -492,3 +492,27 @@ test('a subscriber that does not read its backlog holds the node to about a page
   await all;
   t.deepEqual(amounts, Array.from({ length: blocks * perBlock }, (_, i) => i + 1), 'every transfer once, in order');
 });
+
+test('an override_transfer (38) is in the feed, told apart by op_type; other operations that move funds are not', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.accountCreate('alice')], [op.accountCreate('bob')]);
+  // An asset whose issuer (nathan) may take it back: override_authority in its permissions and flags.
+  const gold = op.assetCreate('GOLD');
+  const options = (gold[1] as { common_options: { issuer_permissions: number; flags: number } }).common_options;
+  options.issuer_permissions = 0x04;
+  options.flags = 0x04;
+  chain.block([gold]);
+  chain.block([op.assetIssue('1.3.1', ALICE, 500)], [op.transfer(ALICE, BOB, 20, '1.3.1')]);
+  const override: OperationJson = [38, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: NATHAN, from: ALICE, to: BOB, amount: { amount: 100, asset_id: '1.3.1' }, extensions: [] }];
+  chain.block([override]);
+  const { httpUrl } = await chain.serve({ 'api-access': accessFile(t) });
+  const { transfers } = await page(httpUrl, ['alice'], CHAIN_START, 100);
+  t.deepEqual(
+    transfers.map((x) => [x.op_type, x.from, x.to, x.amount]),
+    [
+      [0, ALICE, BOB, { amount: 20, asset_id: '1.3.1' }],
+      [38, ALICE, BOB, { amount: 100, asset_id: '1.3.1' }],
+    ],
+    'the issue to alice (asset_issue) is not a transfer',
+  );
+});

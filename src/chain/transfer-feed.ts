@@ -227,36 +227,39 @@ export function* readTransfers(db: TransferFeedDb, accounts: readonly number[], 
     const [, b, t, o, v] = next.value.key;
     return { position: [b, t, o, v], body: next.value.value, rest };
   };
-  for (const account of accounts) {
-    const rest = db.getRange({ start: [account, from[0], from[1], from[2], from[3]], end: [account, lastBlock + 1] })[Symbol.iterator]();
-    const head = advance(rest);
-    if (head) {
-      heap.push(head);
-      up(heap.length - 1);
-    }
-  }
-  let last: Position | undefined;
-  let n = 0;
-  while (heap.length > 0 && n < limit) {
-    const top = heap[0]!;
-    onRow();
-    if (!last || comparePositions(top.position, last) !== 0) {
-      yield { position: top.position, body: top.body };
-      last = top.position;
-      n++;
-    }
-    const next = advance(top.rest);
-    if (next) {
-      heap[0] = next;
-      down(0);
-    } else {
-      const tail = heap.pop()!;
-      if (heap.length > 0) {
-        heap[0] = tail;
-        down(0);
+  try {
+    for (const account of accounts) {
+      const rest = db.getRange({ start: [account, from[0], from[1], from[2], from[3]], end: [account, lastBlock + 1] })[Symbol.iterator]();
+      const head = advance(rest);
+      if (head) {
+        heap.push(head);
+        up(heap.length - 1);
       }
     }
+    let last: Position | undefined;
+    let n = 0;
+    while (heap.length > 0 && n < limit) {
+      const top = heap[0]!;
+      onRow();
+      if (!last || comparePositions(top.position, last) !== 0) {
+        yield { position: top.position, body: top.body };
+        last = top.position;
+        n++;
+      }
+      const next = advance(top.rest);
+      if (next) {
+        heap[0] = next;
+        down(0);
+      } else {
+        const tail = heap.pop()!;
+        if (heap.length > 0) {
+          heap[0] = tail;
+          down(0);
+        }
+      }
+    }
+  } finally {
+    // Ranges not read to their end (a full page, or a reader that stopped: its deadline) are closed.
+    for (const h of heap) h.rest.return?.();
   }
-  // Ranges not read to their end are closed with their iterators.
-  for (const h of heap) h.rest.return?.();
 }
