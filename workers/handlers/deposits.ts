@@ -24,6 +24,21 @@ function asCursor(v: unknown): Position | undefined {
   return p;
 }
 
+/** The last answer of firstPendingAccount, and the read snapshot it holds for. */
+let pendingAccounts: { snapshot: number; from: number | undefined } | undefined;
+
+/**
+ * The first account instance pending transactions created (undefined: none). Finding it walks the
+ * pending undo log, which grows with what is pending (a few entries per transaction), so a worker
+ * walks it once per read snapshot, not once per call: the snapshot moves with every block and
+ * every accepted transaction, and nothing else changes the log.
+ */
+function firstPendingAccount(ctx: WorkerContext): number | undefined {
+  if (ctx.snapshot === undefined) return headNextInstance(ctx.store, 1, 2);
+  if (pendingAccounts?.snapshot !== ctx.snapshot) pendingAccounts = { snapshot: ctx.snapshot, from: headNextInstance(ctx.store, 1, 2) };
+  return pendingAccounts.from;
+}
+
 /**
  * The account instances of names or ids, each once. An account that only a pending transaction
  * created is refused like an unknown one: its id is not the chain's until its block is applied (a
@@ -31,7 +46,7 @@ function asCursor(v: unknown): Position | undefined {
  */
 function feedAccounts(ctx: WorkerContext, list: readonly unknown[]): number[] {
   if (list.length > ctx.config.maxTransferAccounts) throw new RpcError(assertError(ASSERT.FEED_ACCOUNTS, { configured_limit: ctx.config.maxTransferAccounts }, where));
-  const pendingFrom = headNextInstance(ctx.store, 1, 2);
+  const pendingFrom = firstPendingAccount(ctx);
   const out = new Set<number>();
   for (const v of list) {
     const nameOrId = asString(v);
