@@ -19,6 +19,8 @@ export const API_SET_NAMES = [
   'orders_api',
   'debug_api',
   'custom_operations_api',
+  // this node's own (the deposit feed); Core ignores the name
+  'deposits_api',
 ] as const;
 
 /**

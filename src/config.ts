@@ -110,6 +110,12 @@ export interface Config {
   readonly maxSubscribedObjectsPerConnection: number;
   /** markets one connection may subscribe to with subscribe_to_market; beyond it the call is refused */
   readonly maxMarketSubscriptionsPerConnection: number;
+  /** largest limit of deposits.get_transfers, and the transfers in one backlog notice of subscribe_transfers */
+  readonly apiLimitGetTransfers: number;
+  /** accounts one get_transfers call or subscribe_transfers subscription may name */
+  readonly maxTransferAccounts: number;
+  /** subscribe_transfers subscriptions one WebSocket connection may hold */
+  readonly maxTransferSubscriptionsPerConnection: number;
   /** calls per second one WebSocket connection may make; 0: no limit */
   readonly maxCallsPerSecond: number;
   /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
@@ -278,6 +284,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'Object ids one WebSocket connection may be subscribed to (get_objects, get_accounts, get_assets, …); the call still answers, ids beyond it are not subscribed (Core keeps them in a bloom filter sized for 10,000)',
   },
   { name: 'max-market-subscriptions-per-connection', key: 'maxMarketSubscriptionsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Markets one WebSocket connection may subscribe to with subscribe_to_market; one more is refused with an execution error (Core has no limit)' },
+  {
+    name: 'api-limit-get-transfers',
+    key: 'apiLimitGetTransfers',
+    kind: { type: 'int', min: 1, max: 100_000 },
+    default: '1000',
+    help: 'Largest limit of deposits.get_transfers, and most transfers in one notice of subscribe_transfers (its backlog comes in pages of this size); a larger limit is refused as Core refuses its api-limit-* (this node\'s own: Core has no deposit feed)',
+  },
+  { name: 'max-transfer-accounts', key: 'maxTransferAccounts', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '1000', help: 'Accounts one deposits.get_transfers call or subscribe_transfers subscription may name; more are refused with an execution error' },
+  { name: 'max-transfer-subscriptions-per-connection', key: 'maxTransferSubscriptionsPerConnection', kind: { type: 'int', min: 1, max: 10_000 }, default: '10', help: 'subscribe_transfers subscriptions one WebSocket connection may hold (one per callback); one more is refused with an execution error' },
   { name: 'shutdown-drain-ms', key: 'shutdownDrainMs', kind: { type: 'int', min: 0, max: 600_000 }, default: '5000', help: 'On SIGINT/SIGTERM, milliseconds to wait for calls in flight to be answered; then the rest get error -32016 and WebSockets are closed (1001); a second signal stops at once' },
   { name: 'ready-max-head-age', key: 'readyMaxHeadAge', kind: { type: 'int', min: 0, max: 31_536_000 }, default: '60', help: 'Seconds; GET /ready answers 503 while the head block is older than this (0: not checked; on-demand blocks are never checked)' },
   { name: 'max-calls-per-second', key: 'maxCallsPerSecond', kind: { type: 'int', min: 0, max: 10_000_000 }, default: '2000', help: 'Calls per second one WebSocket connection may make; more get error -32013 (0: no limit). Per-user limits go in the access file (max_calls_per_second)' },

@@ -120,6 +120,12 @@ export const ASSERT = {
   ID_TYPE_MISMATCH: "type_id == TypeID && space_id == SpaceID: Space.Type.0 (${SpaceID}.${TypeID}.0) doesn't match expected value ${var}",
   EXPECTED_ARRAY: 'is_array(): Expected an array, got ${type}',
   ENDPOINT: 'parse_endpoint(ep): Expected an endpoint of the form IP:port, got ${endpoint}',
+  // The deposit feed (deposits_api), this node's own: worded as Core words its checks.
+  FEED_CURSOR: 'is_valid_cursor(cursor): Invalid cursor ${cursor}: give null (from the head block on) or a cursor or next_cursor this API returned',
+  FEED_NO_SUCH_ACCOUNT: 'account_ptr: no such account: ${account}',
+  FEED_ACCOUNTS: 'accounts.size() <= max_transfer_accounts: Number of accounts in one call or subscription can not be greater than ${configured_limit} (--max-transfer-accounts)',
+  FEED_SUBSCRIPTIONS:
+    'subscriptions.size() < max_transfer_subscriptions_per_connection: Number of transfer subscriptions of one connection can not be greater than ${configured_limit} (--max-transfer-subscriptions-per-connection)',
 } as const;
 
 /** Legacy login API getters assert on the cached API object itself (`FC_ASSERT(_history_api)`). */

@@ -26,6 +26,7 @@ import type { Services } from './handlers/types.js';
 import { UserSessions, type LoginServices } from './handlers/login-flow.js';
 import { loginThrottle } from './handlers/login-throttle.js';
 import { SubscriptionHub } from './subscriptions/hub.js';
+import { TransferFeed } from './subscriptions/transfer-feed.js';
 import { buildPipeline } from './pipeline/pipeline.js';
 import { connections } from './pipeline/connection.js';
 import { startServer, type RpcServer } from './transport/server.js';
@@ -182,7 +183,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
 
   // The metrics come first: the parts below count into them from the start. What they read when
   // scraped is made later, so they read it through `parts`.
-  const parts: { pool?: CallPool; scheduler?: Scheduler; server?: RpcServer } = {};
+  const parts: { pool?: CallPool; scheduler?: Scheduler; server?: RpcServer; transfers?: TransferFeed } = {};
   const buffered = bufferedBytes(config.maxBufferedBytes);
   const metrics = nodeMetrics({
     connections: () => ({ ws: parts.server?.connections ?? 0, http: parts.server?.httpRequests ?? 0 }),
@@ -199,6 +200,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     bufferedBytes: () => buffered.total,
     storeWritable: () => producer?.storeWritable ?? true,
     follow: follower ? () => follower.status() : undefined,
+    transferSubscriptions: () => parts.transfers?.subscriptions ?? 0,
   });
 
   const subscriptions = new SubscriptionHub((kind, n) => void (metrics.subscriptionsRefused[kind] += n));
@@ -214,11 +216,24 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     throw err;
   }
   const writer = follower ? follower.asWriter() : producer!.asWriter();
+  const scheduler = (parts.scheduler = fairScheduler(pool, {
+    get maxQueued() {
+      return running.maxQueuedCalls;
+    },
+    timing: metrics.poolTiming,
+  }));
+  const chain = chainLookups(scheduler);
+  // The deposit feed reads its pages from the store in the workers, as the session's own calls.
+  const transfers = (parts.transfers = new TransferFeed((owner, params, heavy) => chain.transferPage(owner, params, heavy), {
+    pageSize: () => running.apiLimitGetTransfers,
+    counts: metrics.transferFeed,
+  }));
   // Workers must read the new block before anyone is told about it.
   writer.on('block', (block) => {
     pool.storeChanged();
     confirmations.onBlock(block);
     subscriptions.onBlock(block);
+    transfers.onBlock(block);
   });
   // A pending transaction is in the store already (pending.ts): workers read it before anyone hears of it.
   writer.on('pending', (trx) => {
@@ -226,12 +241,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     subscriptions.onPendingTransaction(trx);
   });
   writer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const scheduler = (parts.scheduler = fairScheduler(pool, {
-    get maxQueued() {
-      return running.maxQueuedCalls;
-    },
-    timing: metrics.poolTiming,
-  }));
   const login: LoginServices = { policy, throttle: loginThrottle(live), users: new UserSessions(), failures: metrics.failedLogins };
   const services: Services = {
     config: live,
@@ -239,7 +248,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     writer,
     confirmations,
     subscriptions,
-    chain: chainLookups(scheduler),
+    transfers,
+    chain,
     storeChanged: () => pool.storeChanged(),
     log,
   };

@@ -16,6 +16,7 @@ import { tempDir } from './helpers/temp.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const unit = readFileSync(path.join(root, 'deploy/graphene-rpc.service'), 'utf8');
+const followerUnit = readFileSync(path.join(root, 'deploy/graphene-rpc-follower@.service'), 'utf8');
 const haproxy = readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8');
 
 const defaultOf = (name: string) => Number(OPTIONS.find((o) => o.name === name)!.default);
@@ -60,12 +61,18 @@ test('the unit stops with SIGTERM, waits longer than the drain bound, reloads wi
   t.is(`/var/lib/${unitValue('StateDirectory')}`, dataDir);
 });
 
-test('HAProxy checks /ready on the address the unit serves, with timeouts above the node\'s own', (t) => {
+test('HAProxy checks /ready on the followers\' addresses, the followers follow the producing unit, timeouts are above the node\'s own', (t) => {
   t.regex(haproxy, /^\s*option httpchk GET \/ready HTTP\/1\.1$/m);
   t.regex(haproxy, /^\s*http-check expect status 200$/m);
+  t.regex(haproxy, /^\s*default-server .*on-marked-down shutdown-sessions/m);
   const endpoint = /--rpc-endpoint (\S+)/.exec(unitValue('ExecStart'))![1]!;
-  const servers = [...haproxy.matchAll(/^\s*server \S+ (\S+) check$/gm)].map((m) => m[1]);
-  t.deepEqual(servers, [endpoint]);
+  const follower = followerUnit.replace(/\\\n\s*/g, ' ');
+  t.is(/--follow (\S+)/.exec(follower)![1], `ws://${endpoint}/ws`, 'followers follow the producing node');
+  // instance N of the template listens on the address of HAProxy's replicaN
+  const template = /--rpc-endpoint (\S+)/.exec(follower)![1]!;
+  const servers = [...haproxy.matchAll(/^\s*server (\S+) (\S+) check$/gm)].map((m) => [m[1], m[2]]);
+  t.deepEqual(servers, [1, 2].map((n) => [`replica${n}`, template.replace('%i', String(n))]));
+  t.false(servers.some(([, address]) => address === endpoint), 'the producing node is not behind the proxy');
   t.true(unitValue('ExecStart').includes('--trusted-proxies 127.0.0.1'), 'the node believes the local proxy\'s X-Forwarded-For');
   t.regex(haproxy, /^\s*option forwardfor$/m);
   t.true(haproxyTimeout('server') > defaultOf('call-budget-ms') / 1000);
@@ -133,7 +140,7 @@ const haveHaproxy = which('haproxy');
   // this sandbox's file limit allows and no syslog socket (there is none here).
   const cfg = haproxy
     .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${port}`)
-    .replace(/^(\s*server \S+ )127\.0\.0\.1:8090( check)$/m, `$1127.0.0.1:${node.port}$2`)
+    .replace(/^(\s*server \S+ )127\.0\.0\.1:\d+( check)$/gm, `$1127.0.0.1:${node.port}$2`)
     .replace(/^(\s*)maxconn \d+$/m, '$1maxconn 1000')
     .replace(/^\s*log \/dev\/log .*$/m, '');
   t.true(cfg.includes(`bind 127.0.0.1:${port}`) && cfg.includes(`127.0.0.1:${node.port} check`), 'the test config points at the test node');
@@ -167,7 +174,7 @@ const haveHaproxy = which('haproxy');
     .replace(/^\s*log \/dev\/log local0$/m, '')
     .replace(/maxconn \d+/, 'maxconn 500')
     .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${front}`)
-    .replace(/^(\s*server \S+) 127\.0\.0\.1:8090 check$/m, `$1 127.0.0.1:${node.port} check`);
+    .replace(/^(\s*server \S+) 127\.0\.0\.1:\d+ check$/gm, `$1 127.0.0.1:${node.port} check`);
   const file = path.join(tempDir(t), 'haproxy.cfg');
   writeFileSync(file, cfg);
   const proxy = spawn('haproxy', ['-f', file, '-db'], { stdio: 'ignore' });

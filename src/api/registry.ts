@@ -15,6 +15,7 @@ import { assetApi } from './sets/asset.js';
 import { cryptoApi } from './sets/crypto.js';
 import { ordersApi } from './sets/orders.js';
 import { customOperationsApi } from './sets/custom-operations.js';
+import { depositsApi } from './sets/deposits.js';
 import { dummyApi, loginApiCurrent, loginApiLegacy } from './sets/login.js';
 
 /** The sets a login getter hands out, by getter name, in Core's getter order. */
@@ -29,6 +30,7 @@ export const GETTER_SETS = {
   orders: ordersApi,
   debug: debugApi,
   custom_operations: customOperationsApi,
+  deposits: depositsApi,
 } as const;
 
 /**

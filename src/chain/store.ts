@@ -37,6 +37,9 @@
 //    are objects too; one sub-database of keys (`governance`, governance.ts) holds Core's indexes of
 //    them that evaluators and reads need: by account (witness and committee by_account, worker and
 //    vesting balance by_account) and by vote id (by_vote_id, worker by_vote_for and by_vote_against).
+//  - The deposit feed's index (transfer-feed.ts): [account, block_num, trx_in_block, op_in_trx,
+//    virtual_op] → the served JSON of a transfer, so that a page of an account's transfers after a
+//    chain position is one range read.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
@@ -138,6 +141,11 @@ export interface ChainStore {
   readonly htlcIndex: Database<number, number[]>;
   /** Core's by-account and by-vote-id indexes of 1.5/1.6/1.13/1.14 objects (governance.ts) */
   readonly governance: Database<number, GovernanceKey>;
+  /**
+   * The deposit feed (transfer-feed.ts): [account, block_num, trx_in_block, op_in_trx, virtual_op] →
+   * the transfer's JSON body, under its sender and its receiver; written only with blocks
+   */
+  readonly transferFeed: TransferFeedDb;
   /** "ip:port" → served JSON bytes of the peer record */
   readonly peers: Database<Buffer, string>;
   /**
@@ -155,8 +163,9 @@ export interface ChainStore {
  * 6: the proposal and HTLC indexes (empty before: no chain had proposals or HTLCs).
  * 7: the governance index (witnesses and committee members by account and vote id; workers and
  * vesting balances, which no older store has), built from the genesis' witnesses and committee.
+ * 8: the deposit feed's transfer index (transferFeed), built from the stored history.
  */
-export const SCHEMA_VERSION = '7';
+export const SCHEMA_VERSION = '8';
 
 /**
  * A key of the governance index: `['a', type, account, instance]` (the 1.type.instance object
@@ -164,6 +173,11 @@ export const SCHEMA_VERSION = '7';
  * object holding that vote id; a worker's vote_against too).
  */
 export type GovernanceKey = ['a', number, number, number] | ['v', number, number];
+
+/** A key of the deposit feed (transfer-feed.ts): an account and a chain position. */
+export type TransferKey = [account: number, blockNum: number, trxInBlock: number, opInTrx: number, virtualOp: number];
+
+export type TransferFeedDb = Database<Buffer, TransferKey>;
 
 /** A key of the account storage indexes: the index's number, then its fields (account-storage.ts). */
 export type StorageIndexKey = (number | string)[];
@@ -242,6 +256,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const proposalIndex = root.openDB<number, number[]>({ name: 'proposal_index', encoding: 'ordered-binary' });
   const htlcIndex = root.openDB<number, number[]>({ name: 'htlc_index', encoding: 'ordered-binary' });
   const governance = root.openDB<number, GovernanceKey>({ name: 'governance', encoding: 'ordered-binary' });
+  const transferFeed = root.openDB<Buffer, TransferKey>({ name: 'transfer_feed', encoding: 'binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (writer.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
@@ -283,6 +298,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     proposalIndex,
     htlcIndex,
     governance,
+    transferFeed,
     close: () => root.close(),
   };
 }

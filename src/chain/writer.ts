@@ -18,6 +18,7 @@ import { applyCustomOperation } from './account-storage.js';
 import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
 import { appendHistory, buildHistoryPages, type HistoryAppend } from './history-pages.js';
+import { buildTransferFeed, indexBlockTransfers } from './transfer-feed.js';
 import { recoverPublicKey, signCompact } from './keys.js';
 import {
   accountObject,
@@ -242,11 +243,13 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * Schema 4 → 5: the account history pages (history-pages.ts), built from the per-account sequences.
  * Schema 5 → 6: the proposal and HTLC index sub-databases, created by a writable open; before them
  * the chain refused proposals and HTLCs, so they start empty.
+ * Schema 6 → 7: the governance index of the genesis' witnesses and committee members.
+ * Schema 7 → 8: the deposit feed's transfer index (transfer-feed.ts), built from the stored history.
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (!['1', '2', '3', '4', '5', '6'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (!['1', '2', '3', '4', '5', '6', '7'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
@@ -258,7 +261,9 @@ export function upgradeStore(store: ChainStore): boolean {
     if (['1', '2', '3', '4'].includes(schema)) buildHistoryPages(store);
     // Schema 7: the governance index of the genesis' witnesses and committee members (an older
     // store has no workers or vesting balances: no chain could create them).
-    indexGovernance(store);
+    if (schema !== '7') indexGovernance(store);
+    // Schema 8: the transfers of every stored block.
+    buildTransferFeed(store);
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return true;
@@ -504,6 +509,8 @@ export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Arra
     }
     const id = blockId(signed, blockNum);
     store.blocks.putSync(blockNum, Buffer.from(JSON.stringify({ ...signed, transactions: processed })));
+    // The deposit feed: with the block, never with a pending transaction (transfer-feed.ts).
+    indexBlockTransfers(store.transferFeed, blockNum, blockTime, input.transactions, transactionIds);
     store.blockOperations.putSync(blockNum, [firstOp, opCount]);
     store.blockIds.putSync(blockNum, id);
 

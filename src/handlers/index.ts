@@ -8,6 +8,7 @@ import { debugHandlers } from './debug.js';
 import { networkNodeHandlers } from './network-node.js';
 import { subscriptionHandlers } from './subscriptions.js';
 import { pendingStateHandlers } from './pending.js';
+import { depositsHandlers } from './deposits.js';
 
 export const FRONT_HANDLERS: FrontTables<FrontHandler> = {
   login: currentLoginHandlers,
@@ -17,4 +18,5 @@ export const FRONT_HANDLERS: FrontTables<FrontHandler> = {
   debug: debugHandlers,
   network_node: networkNodeHandlers,
   database: { ...subscriptionHandlers, ...pendingStateHandlers },
+  deposits: depositsHandlers,
 };

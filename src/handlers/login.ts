@@ -116,6 +116,7 @@ export const currentLoginHandlers = {
   },
   ...getters,
   custom_operations: currentGetter('custom_operations'),
+  deposits: currentGetter('deposits'),
 } satisfies HandlerTable<typeof loginApiCurrent, 'front', FrontHandler>;
 
 export const legacyLoginHandlers = {

@@ -7,6 +7,7 @@ import type { ChainWriter } from '../chain/chain-writer.js';
 import type { RpcRequest } from '../protocol/jsonrpc.js';
 import type { Session } from '../session/session.js';
 import type { SubscriptionHub } from '../subscriptions/hub.js';
+import type { TransferFeed } from '../subscriptions/transfer-feed.js';
 import type { ChainLookups } from '../pool/lookups.js';
 import type { Confirmations } from './confirmations.js';
 import type { LoginServices } from './login-flow.js';
@@ -19,6 +20,8 @@ export interface Services {
   readonly writer: ChainWriter;
   readonly confirmations: Confirmations;
   readonly subscriptions: SubscriptionHub;
+  /** the deposit feed's subscriptions (subscribe_transfers) */
+  readonly transfers: TransferFeed;
   readonly chain: ChainLookups;
   /** tells the workers that the store changed, so their next reads see it */
   readonly storeChanged: () => void;

@@ -27,6 +27,8 @@ export interface MetricSources {
   bufferedBytes(): number;
   /** whether the store takes blocks now (false while a block write fails: a full disk, say) */
   storeWritable(): boolean;
+  /** subscribe_transfers subscriptions held now */
+  transferSubscriptions(): number;
   /** on a follower (--follow): its view of the upstream; absent on a producer, which has no follow metrics */
   follow?: () => { readonly connected: boolean; readonly lagBlocks: number; readonly lagSeconds: number; readonly reconnects: number; readonly stopped: string | undefined };
 }
@@ -40,6 +42,8 @@ export const BACKPRESSURE_LIMITS = ['max-buffered-bytes', 'ws-max-buffered-bytes
 export type BackpressureLimit = (typeof BACKPRESSURE_LIMITS)[number];
 /** What a subscription cap leaves out (the hub's SubscriptionKind). */
 export const SUBSCRIPTION_KINDS = ['objects', 'accounts', 'markets'] as const;
+/** Pages the deposit feed reads for subscriptions: while reading a backlog, or live. */
+export const FEED_PAGE_KINDS = ['backlog', 'live'] as const;
 
 /** Seconds; a call's wait for a worker, and a task's time in the pool, are usually well under a millisecond. */
 export const POOL_SECONDS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -57,6 +61,8 @@ export interface NodeMetrics {
   readonly workersReplaced: { n: number };
   /** subscriptions a per-connection cap left out, by kind (the subscription hub's) */
   readonly subscriptionsRefused: Record<(typeof SUBSCRIPTION_KINDS)[number], number>;
+  /** the deposit feed's subscriptions: transfers sent, pages read (the transfer feed's) */
+  readonly transferFeed: { transfers: number; readonly pages: Record<(typeof FEED_PAGE_KINDS)[number], number> };
   /** A WebSocket session opened: it is counted by login state while it lives. */
   sessionOpened(s: Session): void;
   /** The text of a scrape, and its content type. */
@@ -146,6 +152,18 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     'kind',
     SUBSCRIPTION_KINDS,
   );
+  const feedTransfers = count(registry, 'graphene_rpc_transfer_feed_transfers_total', 'Transfers sent in subscribe_transfers notices (backlog and live)');
+  const feedPages = tally(registry, 'graphene_rpc_transfer_feed_pages_total', 'Pages of the deposit feed read for subscribe_transfers, by whether the subscription was reading its backlog or was live', 'kind', FEED_PAGE_KINDS);
+  gauge('graphene_rpc_transfer_feed_subscriptions', 'subscribe_transfers subscriptions held now', sources.transferSubscriptions);
+  const transferFeed = {
+    get transfers() {
+      return feedTransfers.n;
+    },
+    set transfers(n: number) {
+      feedTransfers.n = n;
+    },
+    pages: feedPages,
+  };
   gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0));
   gauge('graphene_rpc_buffered_bytes', 'Bytes held for clients that do not read (WebSocket queues and unsent HTTP replies)', sources.bufferedBytes);
 
@@ -167,6 +185,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     backpressureCloses,
     workersReplaced,
     subscriptionsRefused,
+    transferFeed,
     sessionOpened(s) {
       sessions.add(s);
       s.onClose(() => sessions.delete(s));

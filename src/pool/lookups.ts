@@ -1,12 +1,24 @@
 // The chain reads the front end needs for its own calls, answered by the worker pool as plain values
 // (a task without a reply head: the worker writes the result JSON alone).
 import { RpcError } from '../errors.js';
-import type { Scheduler } from './scheduler.js';
+import type { Owner, Scheduler } from './scheduler.js';
+import { idInstance } from '../chain/object-id.js';
 
 /** Chain reads the front end needs for its own calls. */
 export interface ChainLookups {
   /** `get_asset_id_from_string`: an asset's id from its symbol or id, or the call's error thrown */
   assetId(symbolOrId: string): Promise<string>;
+  /**
+   * The account instances of names or ids (names through `lookup_account_names`), in order; an
+   * unknown one is undefined. For callers that have checked the list with a call that refuses
+   * unknown accounts.
+   */
+  accountInstances(namesOrIds: readonly string[]): Promise<(number | undefined)[]>;
+  /**
+   * deposits.get_transfers for `owner` (a session: its calls are served in its share, and wait while
+   * it does not read), the answer's JSON text; the call's error thrown as an RpcError.
+   */
+  transferPage(owner: Owner, params: unknown[], heavy: boolean): Promise<string>;
 }
 
 const decoder = new TextDecoder();
@@ -22,5 +34,17 @@ export function chainLookups(scheduler: Scheduler): ChainLookups {
   };
   return {
     assetId: async (symbolOrId) => (await value('database', 'get_asset_id_from_string', [symbolOrId])) as string,
+    async accountInstances(namesOrIds) {
+      const isId = (s: string) => s.charCodeAt(0) >= 48 && s.charCodeAt(0) <= 57;
+      const names = namesOrIds.filter((s) => !isId(s));
+      const found = names.length === 0 ? [] : ((await value('database', 'lookup_account_names', [names])) as ({ id: string } | null)[]);
+      const byName = new Map(names.map((n, i) => [n, found[i] ? idInstance(found[i].id) : undefined]));
+      return namesOrIds.map((s) => (isId(s) ? idInstance(s) : byName.get(s)));
+    },
+    async transferPage(owner, params, heavy) {
+      const answer = await scheduler.submit(owner, heavy ? 'heavy' : 'light', { set: 'deposits', method: 'get_transfers', params });
+      if (!(answer instanceof Uint8Array) && 'error' in answer) throw new RpcError(answer.error);
+      return decoder.decode(answer instanceof Uint8Array ? answer : answer.bytes);
+    },
   };
 }

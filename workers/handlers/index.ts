@@ -10,6 +10,7 @@ import { assetHandlers } from './asset.js';
 import { cryptoHandlers } from './crypto.js';
 import { ordersHandlers } from './orders.js';
 import { customOperationsHandlers } from './custom-operations.js';
+import { depositsHandlers } from './deposits.js';
 
 export const HANDLERS: PoolTables<Handler> = {
   database: databaseHandlers,
@@ -20,6 +21,7 @@ export const HANDLERS: PoolTables<Handler> = {
   crypto: cryptoHandlers,
   orders: ordersHandlers,
   custom_operations: customOperationsHandlers,
+  deposits: depositsHandlers,
 };
 
 /** A set's handler for a method, by the names a task carries (checked at run time: they crossed a thread). */

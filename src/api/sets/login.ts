@@ -26,6 +26,8 @@ export const loginApiCurrent = defineApiSet({
     get_available_api_sets: method(),
     ...getters,
     custom_operations: method(),
+    // This node's own set (the deposit feed); Core has no such getter.
+    deposits: method(),
   },
 });
 
