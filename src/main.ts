@@ -537,7 +537,7 @@ export function runServingProcess(): void {
 async function serveForWriter(init: Extract<ToServing, { t: 'init' }>, link: WriterLink): Promise<void> {
   const config = deepFreeze(init.config);
   setAddressPrefix(config.addressPrefix);
-  const log = createLogger(config.logLevel, { process: init.index }, config.logFormat);
+  const log = createLogger(init.logLevel, { process: init.index }, 'json', link.logDestination);
   const options = runningOptions(config, log);
   let front: FrontEnd | undefined;
   let store: ChainStore | undefined;

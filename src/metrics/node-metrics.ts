@@ -130,7 +130,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_pool_queued_calls', 'Calls waiting in the fair scheduler for a worker', () => sources.pool().queued);
   gauge('graphene_rpc_pool_running_calls', 'Calls in tasks the worker pool holds (running, or next in line on a worker)', () => sources.pool().running);
   gauge('graphene_rpc_pool_busy_workers', 'Worker threads running a task', () => sources.pool().busyWorkers);
-  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers)', () => sources.pool().workers);
+  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes, of every serving process)', () => sources.pool().workers);
   const poolTiming = {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
     run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),

@@ -27,6 +27,8 @@ export type ToServing =
       config: Config;
       /** listen without first checking the port is free: a sibling process holds it already */
       sharedPort: boolean;
+      /** the writer's log level now (it may differ from the configured one: a test's logger, a reload) */
+      logLevel: string;
       /** the public key blocks are signed with, when the writer produces on demand (debug_generate_blocks) */
       signingPublicKey: string | undefined;
       state: WriterState;
@@ -58,6 +60,8 @@ export type ToWriter =
   | { t: 'start-failed'; message: string }
   | ({ t: 'call'; id: number } & WriterOp)
   | { t: 'applied'; seq: number }
+  /** a log line (pino JSON) for the writer to write: the node's log is one stream, in the writer's format */
+  | { t: 'log'; line: string }
   | { t: 'metrics-json'; id: number; json: MetricsJson }
   /** a scrape of /metrics reached this process: the writer answers with every process' metrics aggregated */
   | { t: 'scrape'; id: number };

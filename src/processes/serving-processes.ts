@@ -185,6 +185,20 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
     return aggregateMetrics([await metrics.json(), ...each, ...retired]);
   };
 
+  /** A serving process' log line, written by this process' logger (its level, format and destination). */
+  const relayLog = (line: string): void => {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      log.warn({ line }, 'a serving process wrote a log line that is not JSON');
+      return;
+    }
+    const { level, msg, time: _time, ...fields } = parsed;
+    const label = log.levels.labels[level as number] as 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | undefined;
+    if (label) log[label](fields, msg as string);
+  };
+
   const receive = (slot: Slot, m: ToWriter): void => {
     switch (m.t) {
       case 'call':
@@ -217,6 +231,9 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
           },
         );
         return;
+      case 'log':
+        relayLog(m.line);
+        return;
       case 'listening':
       case 'start-failed':
         return;
@@ -237,6 +254,7 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
       index: slot.index,
       config: { ...config, rpcEndpoint: endpoint, rpcTlsEndpoint: tlsEndpoint },
       sharedPort,
+      logLevel: log.level,
       signingPublicKey: writer.producing?.signingPublicKey,
       state: opts.state(),
     } satisfies ToServing);

@@ -101,6 +101,15 @@ export class WriterLink implements ChainWriter {
     });
   }
 
+  /** A destination for this process' logger: its lines go to the writer's log. */
+  readonly logDestination = {
+    write: (line: string): void => {
+      if (this.channel.connected) this.channel.send({ t: 'log', line });
+      // The writer is gone: say it where someone may still read it.
+      else process.stderr.write(line);
+    },
+  };
+
   /** Tells the writer this process listens (or could not start). */
   tell(message: Extract<ToWriter, { t: 'listening' | 'start-failed' }>): void {
     if (this.channel.connected) this.channel.send(message);
