@@ -479,7 +479,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   local.start();
   log.info(
     { host: config.rpcEndpoint.host, port: serving.port, processes: config.processes, workers: config.workers, loginApi: config.loginApiVariant, blockInterval: config.blockInterval },
-    'serving JSON-RPC over HTTP and WebSocket from several processes',
+    'serving JSON-RPC over HTTP and WebSocket',
   );
   let closing: Promise<void> | undefined;
   return {

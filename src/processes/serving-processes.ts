@@ -76,6 +76,8 @@ export interface ServingProcesses {
   pids(): (number | undefined)[];
   /** serving processes restarted since the start */
   readonly restarts: number;
+  /** serving processes listening now */
+  readonly listening: number;
   reloadOptions(config: Config): void;
   reloadAccess(): void;
   /** Asks every serving process to shut down gracefully, and waits for them to end. */
@@ -240,6 +242,13 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
     }
   };
 
+  /** The options as a serving process takes them: the endpoints with the port they all listen on (port 0 picked once). */
+  const servingConfig = (c: Config): Config => ({
+    ...c,
+    rpcEndpoint: { ...c.rpcEndpoint, port },
+    rpcTlsEndpoint: c.rpcTlsEndpoint && { ...c.rpcTlsEndpoint, port: tlsPort ?? c.rpcTlsEndpoint.port },
+  });
+
   /** Starts the process of a slot; resolves once it listens, rejects if it ends or fails first. */
   const start = (slot: Slot, sharedPort: boolean): Promise<void> => {
     const child = fork(fileURLToPath(opts.entry), [], { serialization: 'advanced', stdio: 'inherit' });
@@ -247,12 +256,10 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
     // It reads the store as it is now: nothing before this needs its ack.
     slot.acked = seq;
     slot.listening = false;
-    const endpoint = { ...config.rpcEndpoint, port };
-    const tlsEndpoint = config.rpcTlsEndpoint && { ...config.rpcTlsEndpoint, port: tlsPort ?? config.rpcTlsEndpoint.port };
     child.send({
       t: 'init',
       index: slot.index,
-      config: { ...config, rpcEndpoint: endpoint, rpcTlsEndpoint: tlsEndpoint },
+      config: servingConfig(config),
       sharedPort,
       logLevel: log.level,
       signingPublicKey: writer.producing?.signingPublicKey,
@@ -356,9 +363,12 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
     get restarts() {
       return metrics.restarts.n;
     },
+    get listening() {
+      return slots.filter((s) => s.listening).length;
+    },
     reloadOptions(next) {
       config = next;
-      toAll({ t: 'reload-options', config: next });
+      toAll({ t: 'reload-options', config: servingConfig(next) });
     },
     reloadAccess() {
       toAll({ t: 'reload-access' });
