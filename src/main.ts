@@ -195,6 +195,8 @@ interface LocalWriter {
   readonly producer: BlockProducer;
   /** what /ready and /metrics say of block writing */
   readonly state: () => WriterState;
+  /** calls `listener` when the state changes */
+  onState(listener: () => void): void;
   readonly log: Logger;
   start(): void;
   /** No block after the one being written (shutdown). */
@@ -217,6 +219,7 @@ async function openLocalWriter(config: Config, store: ChainStore, options: Runni
     writer: producer.asWriter(),
     producer,
     state: () => ({ blockWriteFailure: producer.blockWriteFailure }),
+    onState: (listener) => void producer.on('blockWriteFailure', () => listener()),
     log: producerLog,
     start: () => producer.start(),
     stop: () => producer.stop(),
@@ -471,7 +474,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   // --processes N > 1: this process writes; N serving processes serve (README "Scaling out").
   let serving: ServingProcesses;
   try {
-    serving = await startServingProcesses({ count: config.processes, config, log, writer: local.writer, state: local.state, entry: new URL('./serving-process.js', import.meta.url) });
+    serving = await startServingProcesses({ count: config.processes, config, log, writer: local.writer, state: local.state, onState: local.onState, entry: new URL('./serving-process.js', import.meta.url) });
   } catch (err) {
     await store.close();
     throw err;

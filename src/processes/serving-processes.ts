@@ -35,8 +35,6 @@ export const RESTART_FIRST_DELAY_MS = 1000;
 export const RESTART_MAX_DELAY_MS = 30_000;
 /** How long a scrape waits for a serving process' metrics before it uses what that process said last. */
 const METRICS_WAIT_MS = 2000;
-/** How often the writer's state (block write failures) is looked at for a change to send. */
-const STATE_POLL_MS = 250;
 /** Beyond --shutdown-drain-ms, how long a serving process may take to stop before it is killed. */
 const STOP_GRACE_MS = 10_000;
 
@@ -65,6 +63,8 @@ export interface ServingProcessesOptions {
   /** the chain's one writer, in this process */
   readonly writer: ChainWriter;
   readonly state: () => WriterState;
+  /** calls `listener` when the writer's state changes */
+  readonly onState: (listener: () => void) => void;
   /** the serving process' entry module */
   readonly entry: URL;
 }
@@ -112,7 +112,6 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
   let held: { seq: number; send: () => void }[] = [];
   const retired: MetricsJson[] = [];
   const metrics = servingProcessesMetrics({ running: () => slots.filter((s) => s.listening).length, configured: opts.count });
-  let lastState = JSON.stringify(opts.state());
 
   const send = (slot: Slot, message: ToServing): void => {
     // A process that is gone (or going) gets nothing; its restart starts from the store as it is.
@@ -139,13 +138,8 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
   writer.on('block', (block) => toAll({ t: 'block', seq: ++seq, block }));
   writer.on('pending', (trx) => toAll({ t: 'pending', seq: ++seq, trx }));
   writer.on('dropped', (id, reason) => toAll({ t: 'dropped', id, reason }));
-  const stateTimer = setInterval(() => {
-    const now = JSON.stringify(opts.state());
-    if (now === lastState) return;
-    lastState = now;
-    toAll({ t: 'state', state: opts.state() });
-  }, STATE_POLL_MS);
-  stateTimer.unref();
+  // Sent as it changes, before the writer logs it: a serving process' /ready says why at once.
+  opts.onState(() => toAll({ t: 'state', state: opts.state() }));
 
   const perform = async (op: WriterOp): Promise<unknown> => {
     switch (op.op) {
@@ -314,7 +308,6 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
 
   const close = async (): Promise<void> => {
     closing = true;
-    clearInterval(stateTimer);
     for (const s of slots) if (s.restartTimer) clearTimeout(s.restartTimer);
     const running = slots.filter((s) => s.child !== undefined);
     if (running.length === 0) return;
