@@ -153,6 +153,26 @@ test('kill -9 of one serving process under load: the other answers every call th
   t.false(alive(victim!));
 });
 
+test('a serving process that hangs does not hold broadcasts: past the acknowledgement bound it is killed and restarted', async (t) => {
+  const logs = captureLogs('info');
+  const node = await startTestNode(t, TWO, logs.log);
+  const by = await connectionsOnEach(t, node);
+  const [stuck, running] = [...by.keys()];
+  // Signed first: signedTx reads over HTTP, which may reach either process.
+  const signed = await signedTx(node.httpUrl, [op.assetCreate('HANG')], [DEV_WIF]);
+  process.kill(stuck!, 'SIGSTOP');
+  t.teardown(() => void (alive(stuck!) && process.kill(stuck!, 'SIGCONT')));
+  const ws = by.get(running!)![0]!;
+  // Answered once the stopped process is out of the way (ACK_WAIT_MS), not never.
+  ws.send(JSON.stringify({ id: 'hang', method: 'call', params: ['network_broadcast', 'broadcast_transaction', [signed]] }));
+  const sent = JSON.parse(await ws.next(60_000));
+  t.is(sent.error, undefined, JSON.stringify(sent.error));
+  const killed = await logs.once('serving process did not acknowledge a change of the store in time; killing it', 30_000);
+  t.is(killed.pid, stuck);
+  await until(() => node.node.servingProcesses!.listening === 2 && !pidsOf(node).includes(stuck), 'the hung process replaced');
+  t.is(node.node.servingProcesses!.restarts, 1);
+});
+
 test('graceful shutdown reaches every serving process: each closes its WebSockets with 1001 and ends', async (t) => {
   const node = await startTestNode(t, TWO);
   const clients = [...(await connectionsOnEach(t, node)).values()].map((l) => l[0]!);

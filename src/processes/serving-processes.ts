@@ -35,6 +35,12 @@ export const RESTART_FIRST_DELAY_MS = 1000;
 export const RESTART_MAX_DELAY_MS = 30_000;
 /** How long a scrape waits for a serving process' metrics before it uses what that process said last. */
 const METRICS_WAIT_MS = 2000;
+/**
+ * How long a serving process may take to acknowledge a change of the store before it is killed (and
+ * restarted): replies to broadcasts wait for every process' acknowledgement, so one process that
+ * hangs (stopped, or its event loop stuck) must not hold every broadcast of the node.
+ */
+export const ACK_WAIT_MS = 10_000;
 /** Beyond --shutdown-drain-ms, how long a serving process may take to stop before it is killed. */
 const STOP_GRACE_MS = 10_000;
 
@@ -109,7 +115,7 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
   /** the sequence number of the last event that changed the store */
   let seq = 0;
   /** replies held until every serving process has acked the store change before them */
-  let held: { seq: number; send: () => void }[] = [];
+  let held: { seq: number; since: number; send: () => void }[] = [];
   const retired: MetricsJson[] = [];
   const metrics = servingProcessesMetrics({ running: () => slots.filter((s) => s.listening).length, configured: opts.count });
 
@@ -131,9 +137,21 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
   };
   /** A reply to a serving process, sent once every serving process reads what the writer did before it. */
   const reply = (slot: Slot, message: ToServing): void => {
-    held.push({ seq, send: () => send(slot, message) });
+    held.push({ seq, since: Date.now(), send: () => send(slot, message) });
     release();
   };
+
+  // A process that holds replies back too long is killed; its restart reads the store afresh.
+  const ackWatch = setInterval(() => {
+    const oldest = held[0];
+    if (!oldest || Date.now() - oldest.since < ACK_WAIT_MS) return;
+    for (const s of slots) {
+      if (!s.child?.connected || s.acked >= oldest.seq) continue;
+      log.error({ process: s.index, pid: s.child.pid, waitedMs: Date.now() - oldest.since }, 'serving process did not acknowledge a change of the store in time; killing it');
+      s.child.kill('SIGKILL');
+    }
+  }, 1000);
+  ackWatch.unref();
 
   writer.on('block', (block) => toAll({ t: 'block', seq: ++seq, block }));
   writer.on('pending', (trx) => toAll({ t: 'pending', seq: ++seq, trx }));
@@ -308,6 +326,7 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
 
   const close = async (): Promise<void> => {
     closing = true;
+    clearInterval(ackWatch);
     for (const s of slots) if (s.restartTimer) clearTimeout(s.restartTimer);
     const running = slots.filter((s) => s.child !== undefined);
     if (running.length === 0) return;
