@@ -40,6 +40,12 @@ async function connectionsOnEach(t: ExecutionContext, node: TestNode, each = 1):
 
 const call = (ws: WsClient, id: number | string, set: string, method: string, params: unknown[]) => ws.call({ id, method: 'call', params: [set, method, params] });
 
+/** Every call the node has counted (graphene_rpc_calls_total over all its series). */
+async function callsCounted(node: TestNode): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${node.port}/metrics`)).text();
+  return parsePromText(text).get('graphene_rpc_calls_total')!.samples.reduce((n, s) => n + s.value, 0);
+}
+
 async function metric(node: TestNode, name: string): Promise<number | undefined> {
   const text = (await (await fetch(`http://127.0.0.1:${node.port}/metrics`)).text());
   return valueOf(parsePromText(text), name);
@@ -133,6 +139,10 @@ test('kill -9 of one serving process under load: the other answers every call th
   const okOf = (list: WsClient[]) => list.map((ws) => stats.get(ws)?.ok ?? 0);
   await until(() => okOf([...survivors, ...victims]).every((n) => n >= 20), 'every client answered 20 times before the kill');
   const before = okOf(survivors);
+  // What the node has counted so far, the victim's calls included: its total must not fall back.
+  const countedBefore = await callsCounted(node);
+  const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
+  const survivorsAtScrape = sum(okOf(survivors));
   process.kill(victim!, 'SIGKILL');
   // The killed process' connections end; the others go on being answered meanwhile and after.
   await Promise.all(victims.map((ws) => ws.whenClosed(30_000)));
@@ -147,6 +157,11 @@ test('kill -9 of one serving process under load: the other answers every call th
   t.is(ended.pid, victim);
   t.is(node.node.servingProcesses!.restarts, 1);
   t.is(await metric(node, 'graphene_rpc_serving_process_restarts_total'), 1);
+  // The survivors' calls since that scrape add to it (less the one each may have had in flight,
+  // counted by the node before the scrape and by the client after it); the victim's, as scraped, stay.
+  const since = sum(okOf(survivors)) - survivorsAtScrape;
+  const countedAfter = await callsCounted(node);
+  t.true(countedAfter >= countedBefore + since - survivors.length, `the killed process' calls stay counted: ${countedAfter} after, ${countedBefore} before, ${since} since`);
   // The new process serves: connections reach it and are answered.
   const again = await connectionsOnEach(t, node);
   for (const [pid, [ws]] of again) t.is((await call(ws!, pid, 'database', 'get_chain_id', [])).result, node.node.chainId);

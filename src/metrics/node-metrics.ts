@@ -237,3 +237,8 @@ export async function aggregateMetrics(each: readonly MetricsJson[]): Promise<{ 
 export function retiredCounts(last: MetricsJson): MetricsJson {
   return last.filter((m) => String(m.type) === 'counter' || String(m.type) === 'histogram');
 }
+
+/** Several processes' retired counts as one (summed), so that what ended processes leave stays one set however many ended. */
+export function foldCounts(each: readonly MetricsJson[]): Promise<MetricsJson> {
+  return AggregatorRegistry.aggregate(each as Parameters<typeof AggregatorRegistry.aggregate>[0]).getMetricsAsJSON();
+}

@@ -24,7 +24,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { ChainWriter } from '../chain/chain-writer.js';
 import { RpcError, isWireError } from '../errors.js';
-import { aggregateMetrics, retiredCounts, servingProcessesMetrics, type MetricsJson } from '../metrics/node-metrics.js';
+import { aggregateMetrics, foldCounts, retiredCounts, servingProcessesMetrics, type MetricsJson } from '../metrics/node-metrics.js';
 import type { ToServing, ToWriter, WriterOp, WriterState } from './messages.js';
 
 /** A serving process that ended on its own is started again at once the first time in this window… */
@@ -116,7 +116,10 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
   let seq = 0;
   /** replies held until every serving process has acked the store change before them */
   let held: { seq: number; since: number; send: () => void }[] = [];
-  const retired: MetricsJson[] = [];
+  /** the counts of serving processes that ended, summed into one set */
+  let retired: MetricsJson = [];
+  /** folds run one after another: two processes ending at once must both count */
+  let folding: Promise<void> = Promise.resolve();
   const metrics = servingProcessesMetrics({ running: () => slots.filter((s) => s.listening).length, configured: opts.count });
 
   const send = (slot: Slot, message: ToServing): void => {
@@ -196,7 +199,7 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
     });
   const scrape = async (): Promise<{ contentType: string; text: string }> => {
     const each = await Promise.all(slots.map(metricsOf));
-    return aggregateMetrics([await metrics.json(), ...each, ...retired]);
+    return aggregateMetrics([await metrics.json(), ...each, retired]);
   };
 
   /** A serving process' log line, written by this process' logger (its level, format and destination). */
@@ -302,8 +305,13 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
     slot.child = undefined;
     slot.listening = false;
     // Its counts so far stay in the totals; its held replies no longer wait for it.
-    retired.push(retiredCounts(slot.lastMetrics));
+    const left = retiredCounts(slot.lastMetrics);
     slot.lastMetrics = [];
+    if (left.length > 0) {
+      folding = folding
+        .then(async () => void (retired = await foldCounts([retired, left])))
+        .catch((err: unknown) => log.error({ err }, 'the counts of a serving process that ended could not be kept'));
+    }
     release();
     if (closing) {
       if (slots.every((s) => s.child === undefined)) for (const f of stopped.splice(0)) f();
