@@ -86,7 +86,7 @@ const EXPIRING_SHARE = 0.1;
  * puts, a page that several blocks write is copied once, and `generate` needs durability only at
  * its end. At most 2 × BLOCKS_PER_COMMIT blocks are built ahead of the head, so that a
  * transaction's TaPoS block and its two minutes of validity, counted from the head, hold when it is
- * applied (3 s a block: at most 51 s later).
+ * applied (3 s a block: at most 48 s later).
  */
 const BLOCKS_PER_COMMIT = 8;
 /** Accounts whose public keys the signer thread derives in one request. */
