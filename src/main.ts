@@ -492,6 +492,21 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     if (!config.follow) await local.start();
   };
   const described = config.follow ? { follow: config.follow } : { blockInterval: config.blockInterval };
+  /**
+   * The node's close, once however often it is called: no block after the one being written
+   * (production stops between blocks, a block is written whole or not at all, as witness_node's does
+   * on shutdown), then the front ends drain and stop, then the store closes.
+   */
+  const closeWith = (front: { close(): Promise<void> }): (() => Promise<void>) => {
+    let closing: Promise<void> | undefined;
+    return () =>
+      (closing ??= (async () => {
+        await local.stop();
+        await front.close();
+        await store.close();
+        log.info('stopped');
+      })());
+  };
   const shared = {
     producer: local.producer,
     chainId,
@@ -513,24 +528,13 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       'serving JSON-RPC over HTTP and WebSocket',
     );
     if (config.rpcTlsEndpoint) log.info({ host: config.rpcTlsEndpoint.host, port: front.tlsPort }, 'serving JSON-RPC over HTTPS and secure WebSocket');
-    let closing: Promise<void> | undefined;
     return {
       ...shared,
       port: front.port,
       tlsPort: front.tlsPort,
       bufferedBytes: front.bufferedBytes,
       reloadAccess: front.reloadAccess,
-      close() {
-        closing ??= (async () => {
-          // No block after this one: production stops between blocks (a block is written whole or
-          // not at all), as witness_node's does on shutdown.
-          await local.stop();
-          await front.close();
-          await store.close();
-          log.info('stopped');
-        })();
-        return closing;
-      },
+      close: closeWith(front),
     };
   }
 
@@ -548,7 +552,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     { host: config.rpcEndpoint.host, port: serving.port, processes: config.processes, workers: config.workers, loginApi: config.loginApiVariant, ...described },
     'serving JSON-RPC over HTTP and WebSocket',
   );
-  let closing: Promise<void> | undefined;
   return {
     ...shared,
     port: serving.port,
@@ -573,16 +576,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       serving.reloadOptions(next);
       return result;
     },
-    close() {
-      closing ??= (async () => {
-        await local.stop();
-        // Each serving process says 503 on /ready, drains and stops, as a single-process node does.
-        await serving.close();
-        await store.close();
-        log.info('stopped');
-      })();
-      return closing;
-    },
+    // Each serving process says 503 on /ready, drains and stops, as a single-process node does.
+    close: closeWith(serving),
   };
 }
 
