@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
 import { setAddressPrefix } from '../src/chain/public-key.js';
-import { decode } from '../src/protocol/codec.js';
+import { decodeTasks } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { runCall } from './run-call.js';
@@ -56,7 +56,7 @@ function kernelThreadId(): number | undefined {
 export default async function batch(taskBytes: Uint8Array): Promise<unknown> {
   let tasks: PoolTask[];
   try {
-    tasks = decode<PoolTask[]>(taskBytes);
+    tasks = decodeTasks(taskBytes);
   } catch (err) {
     log.error({ err, bytes: taskBytes.byteLength }, 'a task could not be decoded; its calls get -32603');
     return [{ error: protocolError(RPC.INTERNAL) }];

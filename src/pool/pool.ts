@@ -5,7 +5,7 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { encode } from '../protocol/codec.js';
+import { encodeTasks } from '../protocol/codec.js';
 import { isWorkerUp, type PoolAnswer, type PoolTask, type WorkerInit } from '../protocol/thread-messages.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 
@@ -127,7 +127,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * alone is answered -32603 and logged by name.
    */
   const runOnce = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> => {
-    const bytes = encode(tasks);
+    const bytes = encodeTasks(tasks);
     return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
       (answers: PoolAnswer[]) => {
         if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');

@@ -201,12 +201,21 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       bounded.set(ctl, lastDeadline + HARD_BOUND_GRACE_MS);
       sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
     }
-    const slots = items.map((i) => holdSlot(i.owner));
-    void pool.runTask(
-      items.map((i, n) => (slots[n] === undefined ? i.task : { ...i.task, cancelSlot: slots[n] })),
-      ctl?.signal,
-    ).then((answers) => {
-      items.forEach((it, n) => slots[n] !== undefined && releaseSlot(it.owner, slots[n]));
+    const tasksOut: PoolTask[] = new Array(items.length);
+    for (let n = 0; n < items.length; n++) {
+      const it = items[n]!;
+      const slot = holdSlot(it.owner);
+      if (slot !== undefined) it.task.cancelSlot = slot;
+      tasksOut[n] = it.task;
+    }
+    void pool.runTask(tasksOut, ctl?.signal).then((answers) => {
+      for (const it of items) {
+        const slot = it.task.cancelSlot;
+        if (slot !== undefined) {
+          it.task.cancelSlot = undefined;
+          releaseSlot(it.owner, slot);
+        }
+      }
       if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
