@@ -29,6 +29,37 @@ import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
 import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, type CallPool } from './pool.js';
 
+/**
+ * A task's hard-bound signal, in the EventEmitter shape piscina accepts besides AbortSignal. An
+ * AbortSignal's addEventListener and removeEventListener, once per task, cost more than the rest of
+ * what the scheduler does for a task of a few calls (EventTarget's listener records, a WeakRef each).
+ * Piscina adds one listener per run of the task (more when a failed task's calls run again apart).
+ */
+class TaskSignal {
+  aborted = false;
+  readonly reason = 'the task ran past its hard time bound';
+  private readonly listeners: (() => void)[] = [];
+
+  once(_event: 'abort', listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  off(_event: 'abort', listener: () => void): void {
+    const i = this.listeners.indexOf(listener);
+    if (i >= 0) this.listeners.splice(i, 1);
+  }
+
+  removeListener(event: 'abort', listener: () => void): void {
+    this.off(event, listener);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    for (const l of this.listeners.splice(0)) l();
+  }
+}
+
 export type CostClass = 'light' | 'heavy';
 
 /**
@@ -125,9 +156,9 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   let heavyTasks = 0;
   let scheduled = false;
   // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
-  const bounded = new Map<AbortController, number>();
+  const bounded = new Map<TaskSignal, number>();
   // Controllers not aborted are used again: piscina removes its listener when a task is done.
-  const spare: AbortController[] = [];
+  const spare: TaskSignal[] = [];
   let sweeper: NodeJS.Timeout | undefined;
   // Cancel slots not in use (every call in the pool holds one, while there are enough), and the
   // slots of each owner's calls in the pool with the hook that cancels them when it closes. An
@@ -164,6 +195,11 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const sweep = () => {
     const now = Date.now();
     for (const [ctl, hardAt] of bounded) if (now > hardAt) ctl.abort();
+    // Stopped once no task is in the pool: kept between tasks, not made again for each.
+    if (bounded.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
   };
 
   /** Takes up to `max` calls of class `cls`, one per owner per round, rotating the ring. */
@@ -202,7 +238,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     running += items.length;
     let lastDeadline = 0;
     for (const it of items) lastDeadline = Math.max(lastDeadline, it.task.deadline ?? Number.POSITIVE_INFINITY);
-    const ctl = Number.isFinite(lastDeadline) ? (spare.pop() ?? new AbortController()) : undefined;
+    const ctl = Number.isFinite(lastDeadline) ? (spare.pop() ?? new TaskSignal()) : undefined;
     if (ctl) {
       bounded.set(ctl, lastDeadline + HARD_BOUND_GRACE_MS);
       sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
@@ -214,7 +250,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (slot !== undefined) it.task.cancelSlot = slot;
       tasksOut[n] = it.task;
     }
-    void pool.runTask(tasksOut, ctl?.signal).then((answers) => {
+    void pool.runTask(tasksOut, ctl).then((answers) => {
       for (const it of items) {
         const slot = it.task.cancelSlot;
         if (slot !== undefined) {
@@ -225,11 +261,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
-        if (!ctl.signal.aborted) spare.push(ctl);
-      }
-      if (bounded.size === 0 && sweeper) {
-        clearInterval(sweeper);
-        sweeper = undefined;
+        if (!ctl.aborted) spare.push(ctl);
       }
       tasks--;
       if (cls === 'heavy') heavyTasks--;
