@@ -157,7 +157,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   let scheduled = false;
   // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
   const bounded = new Map<TaskSignal, number>();
-  // Controllers not aborted are used again: piscina removes its listener when a task is done.
+  // Signals not aborted are used again: piscina removes its listener when a task is done.
   const spare: TaskSignal[] = [];
   let sweeper: NodeJS.Timeout | undefined;
   // Cancel slots not in use (every call in the pool holds one, while there are enough), and the
