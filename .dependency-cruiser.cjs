@@ -11,7 +11,7 @@
 /** Project files only: rules about what a folder may import say nothing of npm packages or node:. */
 const PROJECT = '^(src|workers|bench|test)/';
 const FRONT_END = '^src/(transport|session|pipeline|dispatch|pool|handlers|subscriptions)/';
-const ENTRY = '^src/(main|cli)\\.[jt]s$';
+const ENTRY = '^src/(main|cli|serving-process)\\.[jt]s$';
 
 module.exports = {
   forbidden: [
@@ -112,7 +112,7 @@ module.exports = {
     {
       name: 'main-is-an-entry-point',
       severity: 'error',
-      comment: 'Only the CLI, tests and the benchmark start a node; nothing else imports src/main.ts.',
+      comment: 'Only the CLI, a serving process of --processes (src/serving-process.ts), tests and the benchmark start a node; nothing else imports src/main.ts.',
       from: { pathNot: [ENTRY, '^test/', '^bench/'] },
       to: { path: '^src/main\\.[jt]s$' },
     },

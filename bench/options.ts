@@ -32,6 +32,12 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   { name: 'scenarios', value: 'LIST', help: `comma list of ${SCENARIOS.join(', ')}; without ws-small there is no capacity advice`, defaults: 'all' },
   { name: 'workers', value: 'LIST', help: 'graphene-rpc worker counts to sweep', defaults: ['1,2,3,4', '1,2', '1'] },
   { name: 'duration', value: 'S', help: 'seconds per closed- or open-loop run', defaults: ['8', '2.5', '0.2'] },
+  {
+    name: 'processes',
+    value: 'LIST',
+    help: "graphene-rpc --processes counts (serving processes beside the writer; README \"Scaling out\") whose closed-loop runs, at each worker count, are reported beside one process'; 1: one process only",
+    defaults: '1',
+  },
   { name: 'cluster', value: 'N', help: 'processes of the conventional stack in cluster mode (node:cluster), the multi-core peer; 0: leave it out', defaults: ['cores', 'cores', '2'] },
   {
     name: 'scaling-check',

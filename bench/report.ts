@@ -191,6 +191,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(...goals(r, find), '');
   lines.push(...cpuSection(r), '');
   lines.push(...scalingSection(r), '');
+  lines.push(...processesSection(r), '');
 
   if (r.capacity) {
     lines.push('## Capacity advice', '');
@@ -361,6 +362,31 @@ function goals(r: BenchReport, find: Finder): string[] {
   row('ws-deposits p99 notice delay < 100 ms', r.deposits?.delayMs.p99, (v) => v < 100, (v) => `${v} ms with ${r.deposits!.sessions} sessions`);
   const gIdle = r.idle.find((i) => i.system.startsWith('graphene-rpc'));
   row('ws-idle < 10 KiB per session', gIdle?.bytesPerSession, (v) => v < 10 * 1024, (v) => `${(v / 1024).toFixed(1)} KiB with ${gIdle!.sessions} sessions`);
+  return out;
+}
+
+/**
+ * graphene-rpc in several serving processes (--processes) beside one process, closed loop, each
+ * pair at the same worker count per process: the figures README "Scaling out" asks for.
+ */
+function processesSection(r: BenchReport): string[] {
+  const many = closed(r).filter((x) => x.kind === 'graphene-rpc-processes');
+  if (many.length === 0) return [];
+  const out = [
+    '## Several serving processes (`--processes`)',
+    '',
+    'Closed loop, each row one scenario at one worker count per process: one process (`--processes 1`) against N serving processes beside the writer. The load generator runs on the same machine and shares its cores; with no more cores than processes the gain, if any, is small.',
+    '',
+    '| scenario | workers per process | --processes 1 calls/s | p99 ms | --processes N | calls/s | p99 ms | N vs 1 | node CPU µs per call, 1 → N |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const m of many) {
+    const one = closed(r).find((x) => x.kind === 'graphene-rpc' && x.scenario === m.scenario && x.workers === m.workers);
+    const cpu = (x: RunResult | undefined) => (x?.cpuUs ? nodeCpu(x.cpuUs).toFixed(1) : 'n/a');
+    out.push(
+      `| ${m.scenario} | ${m.workers} | ${one ? one.throughput : 'n/a'} | ${one ? p99(one) : 'n/a'} | ${m.processes} | ${m.throughput}${saturated(m) ? ' ⚠' : ''} | ${p99(m)} | ${ratio(m.throughput, one?.throughput)} | ${cpu(one)} → ${cpu(m)} |`,
+    );
+  }
   return out;
 }
 

@@ -17,6 +17,8 @@ export interface RunResult {
   system: string;
   kind: SystemKind;
   workers?: number;
+  /** graphene-rpc-processes: serving processes (--processes), each with `workers` threads */
+  processes?: number;
   loop: 'closed' | 'open';
   /** open loop: the offered rate, requests/s */
   offeredRate?: number;

@@ -50,6 +50,8 @@ interface Options {
   scenarios: ReadonlySet<ScenarioName>;
   workersSweep: number[];
   workersGiven: boolean;
+  /** graphene-rpc --processes counts above 1 whose closed-loop runs are reported beside one process' */
+  processesSweep: number[];
   /** a built checkout whose node runs instead of this one (graphene-rpc runs only) */
   nodeDir: string | undefined;
   /** adversarial scenarios: the prober's measuring time, idle and under each attack */
@@ -120,6 +122,7 @@ function parseOptions(argv: string[]): Options {
     scenarios: new Set(scenarios as ScenarioName[]),
     workersSweep: list(values.workers, def('workers'), 'workers'),
     workersGiven: values.workers !== undefined,
+    processesSweep: list(values.processes, def('processes'), 'processes').filter((n) => n > 1),
     nodeDir: values['node-dir'] === undefined ? undefined : path.resolve(values['node-dir']),
     attackMs: num(values['attack-seconds'], Number(def('attack-seconds')), 'attack-seconds') * 1000,
     rssBudgetMiB: num(values['rss-budget'], Number(def('rss-budget')), 'rss-budget'),
@@ -438,7 +441,7 @@ function cpuPerCall(
   generator: NodeJS.CpuUsage,
   calls: number,
 ): CpuPerCall {
-  const workers = sys.kind === 'graphene-rpc' ? workerThreadIds(sys) : new Set<number>();
+  const workers = sys.kind === 'graphene-rpc' || sys.kind === 'graphene-rpc-processes' ? workerThreadIds(sys) : new Set<number>();
   const split = { frontEnd: 0, workers: 0, other: 0 };
   for (const [tid, t] of after) {
     const spent = t.cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
@@ -457,7 +460,8 @@ function cpuPerCall(
 
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
   const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
-  const tree = sys.kind === 'conventional-cluster';
+  // Several processes: their CPU is the tree's (graphene-rpc's serving processes are the writer's children).
+  const tree = sys.kind === 'conventional-cluster' || sys.kind === 'graphene-rpc-processes';
   const before = processUsage(sys.pid, tree);
   const threadsBefore = threadTimes(sys.pid);
   const generatorBefore = process.cpuUsage();
@@ -821,6 +825,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     settings: {
       scenarios: [...o.scenarios],
       workersSweep: o.workersSweep,
+      processesSweep: o.processesSweep,
       durationMs: o.durationMs,
       maxConnections: Number.isFinite(o.maxConnections) ? o.maxConnections : undefined,
       openLoopShares: o.openLoopShares,
@@ -873,6 +878,22 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       }
     } finally {
       await sys.stop();
+    }
+  }
+  // graphene-rpc with several serving processes, at the same worker counts (per process), closed loop.
+  for (const processes of o.processesSweep) {
+    for (const workers of o.workersSweep) {
+      const sys = await startSystem('graphene-rpc-processes', { dataDir: o.dataDir, workers, processes, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
+      try {
+        if (o.pendingTransactions > 0) await leavePending(sys.port, o.pendingTransactions);
+        for (const s of list) {
+          if (s.name === 'ws-idle' || s.name === 'ws-deposits' || s.name === 'ws-exchange' || s.name.startsWith('adv-')) continue;
+          log(`${s.name} on ${sys.name}…`);
+          report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, processes }));
+        }
+      } finally {
+        await sys.stop();
+      }
     }
   }
   // The best worker count for small calls over WebSocket (or for whatever ran); its open-loop runs

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export type SystemKind = 'graphene-rpc' | 'ceiling' | 'conventional' | 'conventional-cluster';
+/** graphene-rpc-processes: graphene-rpc with --processes N > 1 (one writer and N serving processes) */
+export type SystemKind = 'graphene-rpc' | 'graphene-rpc-processes' | 'ceiling' | 'conventional' | 'conventional-cluster';
 
 export interface RunningSystem {
   readonly name: string;
@@ -48,7 +49,7 @@ export interface StartOptions {
   readonly nodeDefaults?: boolean;
   /** graphene-rpc: a built checkout whose `dist/src/cli.js` is the node to start (default: this one) */
   readonly nodeDir?: string;
-  /** conventional-cluster: processes (default: one per core) */
+  /** conventional-cluster: processes (default: one per core); graphene-rpc-processes: --processes */
   readonly processes?: number;
   /** run the system under `taskset -c CPUS` (for example "0"), to measure it on fewer cores */
   readonly cpus?: string;
@@ -121,7 +122,7 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
   let args: string[];
   let ready: RegExp;
   const dropped: string[] = [];
-  if (kind === 'graphene-rpc') {
+  if (kind === 'graphene-rpc' || kind === 'graphene-rpc-processes') {
     const options = [
       '--data-dir',
       o.dataDir,
@@ -140,6 +141,7 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       ...(o.nodeDefaults
         ? []
         : ['--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0', '--max-connections', '1000000', '--max-connections-per-ip', '1000000']),
+      ...(kind === 'graphene-rpc-processes' ? ['--processes', String(o.processes ?? 2)] : []),
       ...(o.extra ?? []),
     ];
     args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers']), dropped)];
@@ -183,6 +185,8 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
   const name =
     (kind === 'graphene-rpc'
       ? `graphene-rpc${o.nodeDir ? ` (${path.basename(path.resolve(o.nodeDir))})` : ''} ×${o.workers ?? 1}`
+      : kind === 'graphene-rpc-processes'
+        ? `graphene-rpc ×${o.workers ?? 1} in ${o.processes ?? 2} serving processes`
       : kind === 'conventional-cluster'
         ? `conventional ×${o.processes ?? os.availableParallelism()} processes`
         : kind) + pinned;

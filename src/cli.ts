@@ -133,16 +133,10 @@ serve.action(async (opts: Record<string, string>) => {
   const { config } = configFrom(opts);
   const log = createLogger(config.logLevel, {}, config.logFormat);
   log.debug({ uws, node: process.versions.node }, 'transport build');
-  const node = await startNode(config, log);
-  // First start without --config: write the data directory's config.ini for the operator to edit.
-  if (!opts.config && !existsSync(dataDirIni(config))) {
-    try {
-      copyFileSync(CONFIG_TEMPLATE, dataDirIni(config));
-      log.info({ file: dataDirIni(config) }, 'wrote config.ini with every option commented out');
-    } catch (err) {
-      log.warn({ err, file: dataDirIni(config) }, 'could not write config.ini in the data directory');
-    }
-  }
+  // The signal handlers are in place before the node says it serves: a signal sent as soon as the
+  // 'serving' line is read (a supervisor, a test) must find them. A signal before the node is up ends
+  // the process as the default action would, but says so; SIGHUP then has nothing to reload.
+  let node: Awaited<ReturnType<typeof startNode>> | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     // A second signal means now: no more draining.
@@ -152,6 +146,7 @@ serve.action(async (opts: Record<string, string>) => {
     }
     stopping = true;
     log.info({ signal }, 'shutting down');
+    if (!node) process.exit(1);
     node.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -163,6 +158,7 @@ serve.action(async (opts: Record<string, string>) => {
   // SIGHUP re-reads the configuration (the options that can change at run time take effect; the
   // others are named as needing a restart) and the access file; it does not stop the node.
   process.on('SIGHUP', () => {
+    if (!node) return log.warn({ signal: 'SIGHUP' }, 'the node is still starting: nothing reloaded');
     log.info({ signal: 'SIGHUP' }, 're-reading the configuration and the api-access file');
     try {
       node.reloadOptions(configFrom(opts).config);
@@ -173,6 +169,16 @@ serve.action(async (opts: Record<string, string>) => {
   });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  node = await startNode(config, log);
+  // First start without --config: write the data directory's config.ini for the operator to edit.
+  if (!opts.config && !existsSync(dataDirIni(config))) {
+    try {
+      copyFileSync(CONFIG_TEMPLATE, dataDirIni(config));
+      log.info({ file: dataDirIni(config) }, 'wrote config.ini with every option commented out');
+    } catch (err) {
+      log.warn({ err, file: dataDirIni(config) }, 'could not write config.ini in the data directory');
+    }
+  }
 });
 
 program

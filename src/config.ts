@@ -69,6 +69,8 @@ export interface Config {
   readonly apiAccess: string | null;
   readonly apiNodeInfo: string;
   readonly workers: number;
+  /** serving processes (front end + pool each) beside the one writer process; 1: one process does both */
+  readonly processes: number;
   readonly loginApiVariant: 'current' | 'legacy';
   readonly enableSubscribeToAll: boolean;
   /** Core's custom_operations plugin: account storage from custom operations, and custom_operations_api */
@@ -235,6 +237,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'api-access', key: 'apiAccess', kind: { type: 'path', nullable: true }, default: null, help: 'JSON file of users and the API sets they may use (default: everyone gets the public sets)' },
   { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
   { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: 'auto', help: 'Worker threads that run chain queries; auto: the number of CPU cores' },
+  { name: 'processes', key: 'processes', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: '1', help: 'Serving processes sharing the RPC port, each with its own front end and --workers threads, beside one writer process (1: one process does everything; auto: the number of CPU cores). See README "Scaling out"' },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
   // At most GRAPHENE_MAX_BLOCK_INTERVAL (30 s, protocol/config.hpp), as chain_parameters::validate()
   // requires of block_interval: the global properties report the interval in use, and a longer one

@@ -11,12 +11,14 @@ export const BINDINGS = { conn: 'conn', api: 'api', method: 'method', worker: 'w
 
 export type LogFormat = 'json' | 'pretty';
 
-export function createLogger(level: string, bindings: Record<string, unknown> = {}, format: LogFormat = 'json'): Logger {
+/** `destination`: where JSON lines go instead of stdout (a serving process of --processes sends them to the writer process). */
+export function createLogger(level: string, bindings: Record<string, unknown> = {}, format: LogFormat = 'json', destination?: { write(line: string): void }): Logger {
   const options: LoggerOptions = {
     level,
     base: { ...bindings },
     redact: { paths: ['password', 'params', 'authorization', '*.password', '*.authorization'], censor: '[redacted]' },
   };
+  if (destination) return pino(options, destination);
   return format === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }
 

@@ -1,15 +1,19 @@
 // The composition root: the only module that wires every layer together.
-//   config → access policy → chain store (genesis) → worker pool → call pipeline → connections → uWS server
+//   config → access policy → chain store (genesis) → chain writer → worker pool → call pipeline → connections → uWS server
+// With --processes N > 1 the line splits after the chain writer: this process (the writer) keeps
+// the store's writable handle and the writer, and N serving processes (runServingProcess) each run
+// the rest over the store opened read-only, with the writer reached over IPC (src/processes/).
 // The metrics are wired here too: each part counts what it owns into them, and they read the rest
 // (connections, the pool's queue, the head block) from the parts when scraped.
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
 
 import path from 'node:path';
-import { OPTIONS, type Config } from './config.js';
+import { OPTIONS, deepFreeze, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { defaultAccessPolicy, loadAccessFile, type AccessPolicy } from './access.js';
 import { BUNDLED_GENESIS, loadGenesis } from './chain/genesis.js';
-import { openChainStore } from './chain/store.js';
+import { openChainStore, type ChainStore } from './chain/store.js';
+import type { ChainWriter } from './chain/chain-writer.js';
 import { checkAddressPrefix, initChain } from './chain/writer.js';
 import { openPool, type CallPool } from './pool/pool.js';
 import { chainLookups } from './pool/lookups.js';
@@ -34,9 +38,12 @@ import { bufferedBytes } from './transport/buffered-bytes.js';
 import { readiness } from './readiness.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchAccessFile } from './access-watch.js';
-import { loadServerPem } from './transport/tls.js';
+import { loadServerPem, type ServerPem } from './transport/tls.js';
 import { parseFcTime } from './chain/fc-json.js';
-import { nodeMetrics, type BackpressureLimit } from './metrics/node-metrics.js';
+import { nodeMetrics, type BackpressureLimit, type MetricsJson } from './metrics/node-metrics.js';
+import { startServingProcesses, type ServingProcesses } from './processes/serving-processes.js';
+import { WriterLink, type Channel } from './processes/writer-link.js';
+import type { ToServing, WriterState } from './processes/messages.js';
 import type { LimitName } from './metrics/calls.js';
 import { idInstance } from './chain/object-id.js';
 import { RPC, limitError } from './errors.js';
@@ -93,6 +100,8 @@ export interface RunningNode {
    */
   reloadOptions(next: Config): { readonly applied: readonly string[]; readonly needRestart: readonly string[] };
   readonly log: Logger;
+  /** --processes N > 1: the serving processes this (writer) process runs */
+  readonly servingProcesses?: ServingProcesses;
   close(): Promise<void>;
 }
 
@@ -125,13 +134,50 @@ export async function startNode(config: Config, log: Logger = createLogger(confi
   });
 }
 
-async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
-  // The configuration in force: what start-up read, with what reloads (SIGHUP) have applied. The
-  // parts that read a reloadable option at each use are given `live`, which always shows it.
-  let running: Config = config;
-  const live = liveConfig(() => running);
-  // Everything that can refuse to start does so before anything listens.
-  const policy = loadPolicy(config, log, 'using');
+/** The options in force: what start-up read, with what reloads (SIGHUP) have applied. */
+interface RunningOptions {
+  readonly current: Config;
+  /** a Config that always shows the options in force: for the parts that read a reloadable option at each use */
+  readonly live: Config;
+  /** loggers made at start, whose level a reload sets too (sessions follow the root on their own) */
+  readonly loggers: Logger[];
+  reload(next: Config): { readonly applied: readonly string[]; readonly needRestart: readonly string[] };
+}
+
+function runningOptions(config: Config, log: Logger): RunningOptions {
+  let running = config;
+  const loggers: Logger[] = [];
+  return {
+    get current() {
+      return running;
+    },
+    live: liveConfig(() => running),
+    loggers,
+    reload(next) {
+      const changed = changedOptions(running, next);
+      const applied = changed.filter((name) => RELOADABLE_OPTIONS.has(name));
+      const needRestart = changed.filter((name) => !RELOADABLE_OPTIONS.has(name));
+      if (applied.includes('log-level')) {
+        log.level = next.logLevel;
+        for (const l of loggers) l.level = next.logLevel;
+      }
+      if (applied.length > 0) {
+        const taken: Record<string, unknown> = { ...running };
+        for (const name of applied) {
+          const key = OPTIONS.find((o) => o.name === name)!.key;
+          taken[key] = (next as unknown as Record<string, unknown>)[key];
+        }
+        running = Object.freeze(taken) as unknown as Config;
+        log.info({ options: applied }, 'options reloaded');
+      }
+      if (needRestart.length > 0) log.warn({ options: needRestart }, 'options changed in the configuration take effect only after a restart; the running values stay');
+      return { applied, needRestart };
+    },
+  };
+}
+
+/** The TLS certificate, checked and logged; undefined when TLS is not served. */
+function checkedPem(config: Config, log: Logger): ServerPem | undefined {
   // witness_node reads --server-pem only with --rpc-tls-endpoint; say so rather than ignore it in silence.
   if (config.serverPem && !config.rpcTlsEndpoint) log.warn({ file: config.serverPem }, '--server-pem is set but --rpc-tls-endpoint is not: TLS is not served');
   const pem = config.rpcTlsEndpoint && config.serverPem ? loadServerPem(config.serverPem, config.serverPemPassword) : undefined;
@@ -139,52 +185,116 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     log.info({ file: pem.file, subject: pem.subject, validTo: new Date(pem.validTo).toISOString() }, 'TLS certificate');
     if (pem.validTo < Date.now()) log.warn({ file: pem.file, validTo: new Date(pem.validTo).toISOString() }, 'the --server-pem certificate has expired: clients will refuse it');
   }
+  return pem;
+}
 
-  const store = openChainStore(config.dataDir);
-  let chainId: string;
-  try {
-    // A store with keys of another prefix is refused first: its genesis would not even read.
-    checkAddressPrefix(store, config.addressPrefix);
-    const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
-    const init = initChain(store, genesis, genesisChainId);
-    chainId = init.chainId;
-    log.info({ chainId, dataDir: path.resolve(config.dataDir), created: init.created }, init.created ? 'created chain store from genesis' : 'opened chain store');
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+/**
+ * The chain's one writer, in the process that holds the store's writable handle. Which writer a node
+ * runs is decided here and only here: the block producer of a devnet node. The front end, in this
+ * process or in serving processes (--processes), sees it only as a ChainWriter.
+ */
+interface LocalWriter {
+  readonly writer: ChainWriter;
+  /** the block producer; none on a follower */
+  readonly producer: BlockProducer | undefined;
+  /** what /ready and /metrics say of block writing */
+  readonly state: () => WriterState;
+  /** calls `listener` when the state changes */
+  onState(listener: () => void): void;
+  readonly log: Logger;
+  /** Starts writing: production on the interval, or following (which refuses an upstream of another chain). */
+  start(): Promise<void>;
+  /** No block after the one being written (shutdown). */
+  stop(): Promise<void>;
+}
 
-  // The chain's one writer: this node's block producer, or a follower of another node (--follow).
-  let producer: BlockProducer | undefined;
-  let follower: Follower | undefined;
-  const producerLog = log.child({ component: config.follow ? 'follower' : 'producer' });
+async function openLocalWriter(config: Config, store: ChainStore, chainId: string, options: RunningOptions, log: Logger): Promise<LocalWriter> {
   if (config.follow) {
+    // A follower of another node (README "Followers"): its blocks, applied here; broadcasts go there.
+    const followLog = log.child({ component: 'follower' });
+    options.loggers.push(followLog);
     const o = { url: config.follow, maxLagBlocks: config.followMaxLagBlocks, blocksInFlight: config.followBlocksInFlight, maxFrameBytes: config.followMaxFrameBytes, retryMaxMs: config.followRetryMaxMs };
-    follower = new Follower(store, chainId, { ...o, plugins: { customOperations: config.customOperationsPlugin } }, producerLog);
-  } else {
-    let signingKey: Uint8Array;
-    try {
-      signingKey = blockSigningKey(config.privateKey);
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-    // The producer signs as the witness the dynamic global properties name (the first active one).
-    const witnessId = (JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { current_witness: string }).current_witness;
-    const witnessKey = (JSON.parse(store.objects.get([1, 6, idInstance(witnessId)])!.toString('utf8')) as { signing_key: string }).signing_key;
-    if (publicKeyOf(signingKey) !== witnessKey) {
-      await store.close();
-      throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness ${witnessId} expects blocks signed by ${witnessKey}`);
-    }
-    // The free-space bound is read at each block, so a reload applies to the next one.
-    producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => running.minFreeDiskBytes }, { customOperations: config.customOperationsPlugin });
+    const follower = new Follower(store, chainId, { ...o, plugins: { customOperations: config.customOperationsPlugin } }, followLog);
+    const listeners: (() => void)[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    return {
+      writer: follower.asWriter(),
+      producer: undefined,
+      state: () => ({ blockWriteFailure: undefined, following: follower.notReady(), follow: follower.status() }),
+      onState: (listener) => {
+        // Lag and connection change with each block and each attempt to reach the upstream: serving
+        // processes hear of them with every block and at least once a second.
+        listeners.push(listener);
+        if (listeners.length === 1) {
+          follower.on('block', () => listeners.forEach((l) => l()));
+          timer = setInterval(() => listeners.forEach((l) => l()), 1000).unref();
+        }
+      },
+      log: followLog,
+      start: () => follower.start(),
+      stop: async () => {
+        if (timer) clearInterval(timer);
+        await follower.stop();
+      },
+    };
   }
-  const confirmations = new Confirmations();
+  const signingKey = blockSigningKey(config.privateKey);
+  // The producer signs as the witness the dynamic global properties name (the first active one).
+  const witnessId = (JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { current_witness: string }).current_witness;
+  const witnessKey = (JSON.parse(store.objects.get([1, 6, idInstance(witnessId)])!.toString('utf8')) as { signing_key: string }).signing_key;
+  if (publicKeyOf(signingKey) !== witnessKey) {
+    throw new Error(`--private-key signs as ${publicKeyOf(signingKey)}, but the chain's witness ${witnessId} expects blocks signed by ${witnessKey}`);
+  }
+  const producerLog = log.child({ component: 'producer' });
+  options.loggers.push(producerLog);
+  // The free-space bound is read at each block, so a reload applies to the next one.
+  const producer = new BlockProducer(store, signingKey, config.blockInterval, producerLog, { dataDir: config.dataDir, minFreeBytes: () => options.current.minFreeDiskBytes }, { customOperations: config.customOperationsPlugin });
+  return {
+    writer: producer.asWriter(),
+    producer,
+    state: () => ({ blockWriteFailure: producer.blockWriteFailure }),
+    onState: (listener) => void producer.on('blockWriteFailure', () => listener()),
+    log: producerLog,
+    start: async () => producer.start(),
+    stop: async () => producer.stop(),
+  };
+}
 
+/** One front end: the uWS server, its worker pool, call pipeline, subscriptions and metrics, over a store. */
+interface FrontEnd {
+  readonly port: number;
+  readonly tlsPort: number | undefined;
+  readonly bufferedBytes: () => number;
+  readonly reloadAccess: RunningNode['reloadAccess'];
+  /** tells the workers the store changed (node-local state another process wrote) */
+  storeChanged(): void;
+  metricsJson(): Promise<MetricsJson>;
+  /** /ready 503, drain, then stop (the store stays open: its owner closes it) */
+  close(): Promise<void>;
+}
+
+async function serveFrontEnd(p: {
+  config: Config;
+  log: Logger;
+  options: RunningOptions;
+  policy: AccessPolicy;
+  pem: ServerPem | undefined;
+  store: ChainStore;
+  writer: ChainWriter;
+  writerState: () => WriterState;
+  /** another process' front ends share the port already (--processes) */
+  sharedPort?: boolean;
+  /** the node's /metrics when the node is more than this process (the writer aggregates) */
+  scrape?: () => Promise<{ readonly contentType: string; readonly text: string }>;
+}): Promise<FrontEnd> {
+  const { config, log, options, store, writer } = p;
+  const live = options.live;
+  const confirmations = new Confirmations();
   // The metrics come first: the parts below count into them from the start. What they read when
   // scraped is made later, so they read it through `parts`.
   const parts: { pool?: CallPool; scheduler?: Scheduler; server?: RpcServer; transfers?: TransferFeed } = {};
   const buffered = bufferedBytes(config.maxBufferedBytes);
+  const following = config.follow !== null;
   const metrics = nodeMetrics({
     connections: () => ({ ws: parts.server?.connections ?? 0, http: parts.server?.httpRequests ?? 0 }),
     pool: () => ({
@@ -198,8 +308,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return { number: dgp.head_block_number, time: parseFcTime(dgp.time), lastIrreversible: dgp.last_irreversible_block_num };
     },
     bufferedBytes: () => buffered.total,
-    storeWritable: () => producer?.storeWritable ?? true,
-    follow: follower ? () => follower.status() : undefined,
+    storeWritable: () => p.writerState().blockWriteFailure === undefined,
+    follow: following ? () => p.writerState().follow ?? { connected: false, lagBlocks: 0, lagSeconds: 0, reconnects: 0, stopped: undefined } : undefined,
     transferSubscriptions: () => parts.transfers?.subscriptions ?? 0,
   });
 
@@ -207,25 +317,24 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
 
   checkRegistry();
   const poolLog = log.child({ component: 'pool' });
+  options.loggers.push(poolLog);
   const pool = (parts.pool = openPool(config, poolLog, { onWorkerReplaced: () => void metrics.workersReplaced.n++ }));
   try {
     await pool.ready();
   } catch (err) {
     await pool.close();
-    await store.close();
     throw err;
   }
-  const writer = follower ? follower.asWriter() : producer!.asWriter();
   const scheduler = (parts.scheduler = fairScheduler(pool, {
     get maxQueued() {
-      return running.maxQueuedCalls;
+      return options.current.maxQueuedCalls;
     },
     timing: metrics.poolTiming,
   }));
   const chain = chainLookups(scheduler);
   // The deposit feed reads its pages from the store in the workers, as the session's own calls.
   const transfers = (parts.transfers = new TransferFeed((owner, params, heavy) => chain.transferPage(owner, params, heavy), {
-    pageSize: () => running.apiLimitGetTransfers,
+    pageSize: () => options.current.apiLimitGetTransfers,
     counts: metrics.transferFeed,
   }));
   // Workers must read the new block before anyone is told about it.
@@ -241,7 +350,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     subscriptions.onPendingTransaction(trx);
   });
   writer.on('dropped', (id, reason) => confirmations.onDropped(id, reason));
-  const login: LoginServices = { policy, throttle: loginThrottle(live), users: new UserSessions(), failures: metrics.failedLogins };
+  const login: LoginServices = { policy: p.policy, throttle: loginThrottle(live), users: new UserSessions(), failures: metrics.failedLogins };
   const services: Services = {
     config: live,
     login,
@@ -259,38 +368,28 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   try {
     // On-demand chains (--block-interval 0) have no head age to watch; on a follower the lag behind
     // its upstream takes its place (the upstream's own /ready watches its head's age).
-    const maxHeadAgeSeconds = config.blockInterval === 0 || follower ? 0 : config.readyMaxHeadAge;
+    const maxHeadAgeSeconds = config.blockInterval === 0 || following ? 0 : config.readyMaxHeadAge;
     const probes = readiness({
       store,
       dataDir: config.dataDir,
       maxHeadAgeSeconds,
       draining: () => closing !== undefined,
-      blockWriteFailure: () => producer?.blockWriteFailure,
-      following: follower ? () => follower.notReady() : undefined,
+      blockWriteFailure: () => p.writerState().blockWriteFailure,
+      following: following ? () => p.writerState().following : undefined,
       workers: () => ({ up: pool.workersUp, of: config.workers }),
-      minFreeDiskBytes: () => running.minFreeDiskBytes,
+      minFreeDiskBytes: () => options.current.minFreeDiskBytes,
     });
     const monitor = {
-      scrape: () => metrics.scrape(),
+      scrape: p.scrape ?? (() => metrics.scrape()),
       refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
       closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
     };
-    // Before listening: an upstream that serves another chain refuses the start.
-    await follower?.start();
-    server = await startServer(config, log, connections(live, login, pipeline, log, metrics), buffered, probes, monitor, pem);
+    server = await startServer(config, log, connections(live, login, pipeline, log, metrics), buffered, probes, monitor, p.pem, p.sharedPort);
     parts.server = server;
   } catch (err) {
-    await follower?.stop();
     await pool.close();
-    await store.close();
     throw err;
   }
-  producer?.start();
-  log.info(
-    { host: config.rpcEndpoint.host, port: server.port, workers: config.workers, loginApi: config.loginApiVariant, ...(follower ? { follow: config.follow } : { blockInterval: config.blockInterval }) },
-    'serving JSON-RPC over HTTP and WebSocket',
-  );
-  if (config.rpcTlsEndpoint) log.info({ host: config.rpcTlsEndpoint.host, port: server.tlsPort }, 'serving JSON-RPC over HTTPS and secure WebSocket');
 
   const reloadAccess = () => {
     if (!config.apiAccess) return { ok: true as const, users: login.policy.users.size };
@@ -304,28 +403,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return { ok: false as const, error };
     }
   };
-  // The loggers made at start, whose level a reload sets too (sessions follow the root on their own).
-  const components = [producerLog, poolLog];
-  const reloadOptions = (next: Config) => {
-    const changed = changedOptions(running, next);
-    const applied = changed.filter((name) => RELOADABLE_OPTIONS.has(name));
-    const needRestart = changed.filter((name) => !RELOADABLE_OPTIONS.has(name));
-    if (applied.includes('log-level')) {
-      log.level = next.logLevel;
-      for (const l of components) l.level = next.logLevel;
-    }
-    if (applied.length > 0) {
-      const taken: Record<string, unknown> = { ...running };
-      for (const name of applied) {
-        const key = OPTIONS.find((o) => o.name === name)!.key;
-        taken[key] = (next as unknown as Record<string, unknown>)[key];
-      }
-      running = Object.freeze(taken) as unknown as Config;
-      log.info({ options: applied }, 'options reloaded');
-    }
-    if (needRestart.length > 0) log.warn({ options: needRestart }, 'options changed in the configuration take effect only after a restart; the running values stay');
-    return { applied, needRestart };
-  };
   // A changed file is picked up on its own too.
   const watched = config.apiAccess;
   const unwatch = watched ? watchAccessFile(path.resolve(watched), () => void reloadAccess()) : undefined;
@@ -333,33 +410,247 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   return {
     port: server.port,
     tlsPort: server.tlsPort,
-    reloadAccess,
-    reloadOptions,
-    producer,
     bufferedBytes: () => buffered.total,
-    chainId,
-    log,
+    reloadAccess,
+    storeChanged: () => pool.storeChanged(),
+    metricsJson: () => metrics.json(),
     close() {
       closing ??= (async () => {
         // /ready says 503 from here on (closing is set), so a load balancer moves traffic away.
         unwatch?.();
-        // No block after this one: production stops between blocks (a block is written whole or not
-        // at all), as witness_node's does on shutdown. A broadcast_transaction_synchronous waiting for
-        // a block would wait until the drain bound for nothing, and its transaction, still pending, is
-        // not kept: it is answered now that the node is shutting down, so that the client sends it
-        // again elsewhere; new transactions are refused the same way (producer.push).
-        producer?.stop();
-        await follower?.stop();
+        // A broadcast_transaction_synchronous waiting for a block would wait until the drain bound
+        // for nothing (production has stopped), and its transaction, still pending, is not kept:
+        // it is answered now that the node is shutting down, so that the client sends it again
+        // elsewhere; new transactions are refused the same way (producer.push).
         confirmations.abandonAll(limitError(RPC.SHUTTING_DOWN, 'the transaction was not included in a block and is dropped'));
         const unanswered = await server.close(config.shutdownDrainMs);
         if (unanswered > 0) log.warn({ unanswered, drainMs: config.shutdownDrainMs }, 'calls still in flight after --shutdown-drain-ms were answered with -32016 (server shutting down)');
         await pool.close();
-        await store.close();
-        log.info('stopped');
       })();
       return closing;
     },
   };
+}
+
+/** The chain store of a writer: opened writable, upgraded and made from the genesis when new. */
+function openWritableStore(config: Config, log: Logger): { store: ChainStore; chainId: string } {
+  // Its reader table is sized here, by the first process that opens it (LMDB keeps the size the
+  // lock file was made with): every serving process' workers and front end read it too.
+  const store = openChainStore(config.dataDir, { maxReaders: readerSlots(config) });
+  try {
+    // A store with keys of another prefix is refused first: its genesis would not even read.
+    checkAddressPrefix(store, config.addressPrefix);
+    const { genesis, chainId: genesisChainId } = loadGenesis(config.genesisJson ?? BUNDLED_GENESIS);
+    const init = initChain(store, genesis, genesisChainId);
+    log.info({ chainId: init.chainId, dataDir: path.resolve(config.dataDir), created: init.created }, init.created ? 'created chain store from genesis' : 'opened chain store');
+    return { store, chainId: init.chainId };
+  } catch (err) {
+    void store.close();
+    throw err;
+  }
+}
+
+/**
+ * LMDB reader slots the node needs: each process that opens the store takes one per thread that reads
+ * (lmdb-js keeps a read transaction per thread): per serving process its workers, its front-end
+ * thread and a spare for a worker being replaced, plus the writer's own; with room to spare for
+ * readers of a process that died and whose slots LMDB has not reclaimed yet. Never fewer than
+ * MIN_READER_SLOTS, what a single-process node always had.
+ */
+export function readerSlots(config: Pick<Config, 'processes' | 'workers'>): number {
+  const perProcess = config.workers + 2;
+  return Math.max(MIN_READER_SLOTS, 2 * (config.processes * perProcess + 2));
+}
+const MIN_READER_SLOTS = 512;
+
+async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
+  const options = runningOptions(config, log);
+  // Everything that can refuse to start does so before anything listens: serving processes read
+  // the access file and the certificate again, and would refuse them the same way.
+  const policy = loadPolicy(config, log, 'using');
+  const pem = checkedPem(config, log);
+  const { store, chainId } = openWritableStore(config, log);
+  let local: LocalWriter;
+  try {
+    local = await openLocalWriter(config, store, chainId, options, log);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  // A follower starts before anything listens: an upstream that serves another chain refuses the
+  // start. A producer starts once clients can be served, and makes its first block then.
+  if (config.follow) {
+    try {
+      await local.start();
+    } catch (err) {
+      await local.stop();
+      await store.close();
+      throw err;
+    }
+  }
+  const startProducing = async () => {
+    if (!config.follow) await local.start();
+  };
+  const described = config.follow ? { follow: config.follow } : { blockInterval: config.blockInterval };
+  /**
+   * The node's close, once however often it is called: no block after the one being written
+   * (production stops between blocks, a block is written whole or not at all, as witness_node's does
+   * on shutdown), then the front ends drain and stop, then the store closes.
+   */
+  const closeWith = (front: { close(): Promise<void> }): (() => Promise<void>) => {
+    let closing: Promise<void> | undefined;
+    return () =>
+      (closing ??= (async () => {
+        await local.stop();
+        await front.close();
+        await store.close();
+        log.info('stopped');
+      })());
+  };
+  const shared = {
+    producer: local.producer,
+    chainId,
+    log,
+    reloadOptions: (next: Config) => options.reload(next),
+  };
+  if (config.processes === 1) {
+    let front: FrontEnd;
+    try {
+      front = await serveFrontEnd({ config, log, options, policy, pem, store, writer: local.writer, writerState: local.state });
+    } catch (err) {
+      await local.stop();
+      await store.close();
+      throw err;
+    }
+    await startProducing();
+    log.info(
+      { host: config.rpcEndpoint.host, port: front.port, workers: config.workers, loginApi: config.loginApiVariant, ...described },
+      'serving JSON-RPC over HTTP and WebSocket',
+    );
+    if (config.rpcTlsEndpoint) log.info({ host: config.rpcTlsEndpoint.host, port: front.tlsPort }, 'serving JSON-RPC over HTTPS and secure WebSocket');
+    return {
+      ...shared,
+      port: front.port,
+      tlsPort: front.tlsPort,
+      bufferedBytes: front.bufferedBytes,
+      reloadAccess: front.reloadAccess,
+      close: closeWith(front),
+    };
+  }
+
+  // --processes N > 1: this process writes; N serving processes serve (README "Scaling out").
+  let serving: ServingProcesses;
+  try {
+    serving = await startServingProcesses({ count: config.processes, config, log, writer: local.writer, state: local.state, onState: local.onState, entry: new URL('./serving-process.js', import.meta.url) });
+  } catch (err) {
+    await local.stop();
+    await store.close();
+    throw err;
+  }
+  await startProducing();
+  log.info(
+    { host: config.rpcEndpoint.host, port: serving.port, processes: config.processes, workers: config.workers, loginApi: config.loginApiVariant, ...described },
+    'serving JSON-RPC over HTTP and WebSocket',
+  );
+  return {
+    ...shared,
+    port: serving.port,
+    tlsPort: serving.tlsPort,
+    // Held by the serving processes; each counts its own against its own --max-buffered-bytes.
+    bufferedBytes: () => 0,
+    servingProcesses: serving,
+    reloadAccess() {
+      // The writer's own read checks the file; each serving process reads it again and applies it.
+      try {
+        const next = loadPolicy(config, log, 'reloaded');
+        serving.reloadAccess();
+        return { ok: true as const, users: next.users.size };
+      } catch (err) {
+        const error = (err as Error).message;
+        log.error({ error }, 'api-access file not reloaded: the rules in force stay');
+        return { ok: false as const, error };
+      }
+    },
+    reloadOptions(next: Config) {
+      const result = options.reload(next);
+      serving.reloadOptions(next);
+      return result;
+    },
+    // Each serving process says 503 on /ready, drains and stops, as a single-process node does.
+    close: closeWith(serving),
+  };
+}
+
+/**
+ * A serving process of --processes N > 1 (src/serving-process.ts runs this): it takes its options
+ * from the writer process' first message, opens the store read-only and serves a front end whose
+ * chain writer is the writer process, over IPC.
+ */
+export function runServingProcess(): void {
+  const channel = process as unknown as Channel;
+  process.once('message', (init: ToServing) => {
+    if (init.t !== 'init') throw new Error(`a serving process' first message must be init, not ${init.t}`);
+    // Made at once: every message after init is the link's.
+    const link = new WriterLink(channel, init);
+    void serveForWriter(init, link);
+  });
+}
+
+async function serveForWriter(init: Extract<ToServing, { t: 'init' }>, link: WriterLink): Promise<void> {
+  const config = deepFreeze(init.config);
+  setAddressPrefix(config.addressPrefix);
+  const log = createLogger(init.logLevel, { process: init.index }, 'json', link.logDestination);
+  const options = runningOptions(config, log);
+  let front: FrontEnd | undefined;
+  let store: ChainStore | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (code: number) => {
+    stopping ??= (async () => {
+      try {
+        await front?.close();
+        await store?.close();
+      } catch (err) {
+        log.error({ err }, 'serving process did not stop cleanly');
+        code = 1;
+      }
+      log.info('serving process stopped');
+      process.exit(code);
+    })();
+  };
+  // The writer process relays SIGHUP (options, access file) and asks for shutdown over the channel.
+  // Signals sent to the whole process group (Ctrl-C, systemd's control-group kill) reach this process
+  // too: SIGINT/SIGTERM start the same graceful stop; SIGHUP is left to the writer, which relays it
+  // once with the configuration it read (by default SIGHUP would end this process).
+  process.on('SIGHUP', () => log.debug('SIGHUP: the writer process relays reloads'));
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+  link.controlledBy({
+    metrics: async () => (front ? front.metricsJson() : []),
+    reloadOptions: (next) => void options.reload(deepFreeze(next)),
+    reloadAccess: () => void front?.reloadAccess(),
+    close: () => stop(0),
+    writerGone: () => {
+      // A store nobody writes would go stale with /ready saying nothing: stop, and say why.
+      log.error('the writer process is gone: this serving process stops');
+      stop(1);
+    },
+  });
+  try {
+    const policy = loadPolicy(config, log, 'using');
+    const pem = config.rpcTlsEndpoint && config.serverPem ? loadServerPem(config.serverPem, config.serverPemPassword) : undefined;
+    store = openChainStore(config.dataDir, { readOnly: true, maxReaders: readerSlots(config) });
+    front = await serveFrontEnd({ config, log, options, policy, pem, store, writer: link, writerState: () => link.state, sharedPort: init.sharedPort, scrape: () => link.scrape() });
+  } catch (err) {
+    log.error({ err }, 'serving process could not start');
+    link.tell({ t: 'start-failed', message: (err as Error).message });
+    process.exit(1);
+  }
+  const started = front;
+  link.onStored(() => started.storeChanged());
+  // Events the writer sent while the pool was starting had no listener yet: whatever the workers
+  // read during start-up, they read afresh from here.
+  started.storeChanged();
+  link.tell({ t: 'listening', port: started.port, tlsPort: started.tlsPort });
 }
 
 /**

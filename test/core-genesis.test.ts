@@ -30,7 +30,7 @@ const WITNESSES = ['init0', 'init1', 'init2'];
 const COMMITTEE = ['init0', 'init1', 'init2'];
 
 /** A genesis file in Core's form, written out as Core's testnet genesis is: indented, by hand. */
-function coreGenesis(dir: string, o: { activeWitnesses?: number; ownerKey?: string } = {}): string {
+function coreGenesis(dir: string, o: { activeWitnesses?: number; ownerKey?: string; assets?: unknown[] } = {}): string {
   const parameters = JSON.parse(readFileSync(fixture('../../config/genesis.json'), 'utf8')).initial_parameters;
   const account = (name: string, lifetime: boolean) => ({ name, owner_key: o.ownerKey ?? DEV_TEST, active_key: o.ownerKey ?? DEV_TEST, is_lifetime_member: lifetime });
   const genesis = {
@@ -38,7 +38,7 @@ function coreGenesis(dir: string, o: { activeWitnesses?: number; ownerKey?: stri
     max_core_supply: '1000000000000000',
     initial_parameters: parameters,
     initial_accounts: [...['init0', 'init1', 'init2'].map((n) => account(n, true)), account('faucet', false)],
-    initial_assets: [],
+    initial_assets: o.assets ?? [],
     initial_balances: [
       // owned by the development key's compressed PTS address (version 56), as in Core's testnet genesis
       { owner: DEV_ADDRESSES[1], asset_symbol: 'TEST', amount: '600000000000000' },
@@ -66,7 +66,7 @@ interface CoreNode extends TestNode {
   broadcast(ops: OperationJson[], wifs: string[]): Promise<unknown>;
 }
 
-async function coreNode(t: ExecutionContext, options: Record<string, string> = {}, genesis: { activeWitnesses?: number } = {}): Promise<CoreNode> {
+async function coreNode(t: ExecutionContext, options: Record<string, string> = {}, genesis: { activeWitnesses?: number; assets?: unknown[] } = {}): Promise<CoreNode> {
   const dir = tempDir(t);
   const genesisFile = coreGenesis(dir, genesis);
   const node = await startDevnet(t, {
@@ -212,6 +212,35 @@ test.serial("balance_claim is refused as Core refuses it: another key than the o
   // The deposit account's key alone does not satisfy the owner key's authority.
   t.regex(await message([claimOp('1.15.1', OTHER_PUB, 12345)], [DEV_WIF]), /Missing Authority/);
   t.deepEqual((await n.call('database', 'get_balance_objects', [[DEV_ADDRESSES[1]]])).map((b: { id: string }) => b.id), ['1.15.0'], 'nothing was claimed');
+});
+
+test.serial("a genesis asset has asset_options' default core_exchange_rate, as db_genesis.cpp leaves it: no fee is priced in it until its issuer sets a rate with asset_update", async (t) => {
+  const gen = { symbol: 'GENUSD', issuer_name: 'init0', description: 'genesis', precision: 4, max_supply: '1000000000000', accumulated_fees: 0, is_bitasset: false, collateral_records: [] };
+  const n = await coreNode(t, {}, { assets: [gen] });
+  await n.generate(1);
+  const [asset] = await n.call('database', 'get_assets', [['1.3.1']]);
+  t.like(asset, { symbol: 'GENUSD', precision: 4, issuer: '1.2.6' });
+  t.deepEqual(asset.options.core_exchange_rate, { base: { amount: 0, asset_id: '1.3.0' }, quote: { amount: 0, asset_id: '1.3.1' } });
+
+  const transfer: OperationJson = [0, { fee: { amount: 0, asset_id: '1.3.0' }, from: '1.2.6', to: '1.2.7', amount: { amount: 1, asset_id: '1.3.0' } }];
+  // fee_schedule::calculate_fee multiplies the core fee by the rate: asset::operator* asserts a positive base.
+  const e = await n.refused('database', 'get_required_fees', [[transfer], '1.3.1']);
+  t.regex(e.message, /b\.base\.amount\.value > 0/);
+
+  // The issuer (init0, funded from the genesis balance) sets a rate; fees are then priced in the asset.
+  await n.broadcast([claimOp('1.15.0', DEV_TEST, '600000000000000')], [DEV_WIF]);
+  await n.generate(1);
+  const rate = { base: { amount: 2, asset_id: '1.3.1' }, quote: { amount: 1, asset_id: '1.3.0' } };
+  // Core's genesis also gives the asset witness_fed_asset, a flag for market-issued assets only, which
+  // asset_update refuses to keep ("Can not set a flag for bitassets only to UIA"): the update clears it.
+  const options = { ...asset.options, flags: 0, core_exchange_rate: rate };
+  await n.broadcast([[11, { fee: { amount: 0, asset_id: '1.3.0' }, issuer: '1.2.6', asset_to_update: '1.3.1', new_options: options, extensions: {} }]], [DEV_WIF]);
+  await n.generate(1);
+  const [updated] = await n.call('database', 'get_assets', [['1.3.1']]);
+  t.deepEqual(updated.options.core_exchange_rate, rate);
+  const [core] = await n.call('database', 'get_required_fees', [[transfer], '1.3.0']);
+  const [fee] = await n.call('database', 'get_required_fees', [[transfer], '1.3.1']);
+  t.deepEqual(fee, { amount: core.amount * 2, asset_id: '1.3.1' });
 });
 
 test.serial('a data directory keeps its key prefix: started again with another --address-prefix it is refused, naming both', async (t) => {

@@ -63,6 +63,13 @@ test('call-budget-ms: calls that cannot be answered within the budget get -32012
   t.is(typeof after.result, 'string');
 });
 
+/**
+ * The connection limits are counted by each serving process (README "Scaling out": a node of N
+ * processes holds up to N times them), so the tests of their counts run on a node of one process
+ * whatever TEST_PROCESSES says; a second connection may reach a second process.
+ */
+const ONE_PROCESS = { processes: '1' };
+
 /** Opens a WebSocket, resolving with it when open or with the refusal's status and body. */
 async function tryConnect(url: string, headers: Record<string, string> = {}): Promise<{ ws?: import('ws').WebSocket; status?: number; body?: string }> {
   const WebSocket = (await import('ws')).default;
@@ -79,7 +86,7 @@ async function tryConnect(url: string, headers: Record<string, string> = {}): Pr
 }
 
 test('max-connections-per-ip: one address beyond its share is refused with 503 and -32014; a freed place is given again', async (t) => {
-  const { wsUrl, httpUrl } = await startTestNode(t, { 'max-connections-per-ip': '2' });
+  const { wsUrl, httpUrl } = await startTestNode(t, { ...ONE_PROCESS, 'max-connections-per-ip': '2' });
   const a = await tryConnect(wsUrl);
   const b = await tryConnect(wsUrl);
   t.teardown(() => {
@@ -103,7 +110,7 @@ test('max-connections-per-ip: one address beyond its share is refused with 503 a
 });
 
 test('max-connections: the node-wide bound refuses further connections whatever their address', async (t) => {
-  const { wsUrl } = await startTestNode(t, { 'max-connections': '1' });
+  const { wsUrl } = await startTestNode(t, { ...ONE_PROCESS, 'max-connections': '1' });
   const a = await tryConnect(wsUrl);
   t.teardown(() => a.ws?.close());
   const b = await tryConnect(wsUrl);
@@ -112,7 +119,7 @@ test('max-connections: the node-wide bound refuses further connections whatever 
 });
 
 test('trusted-proxies: behind a trusted proxy each client address from X-Forwarded-For has its own share', async (t) => {
-  const { wsUrl } = await startTestNode(t, { 'max-connections-per-ip': '1', 'trusted-proxies': '127.0.0.1' });
+  const { wsUrl } = await startTestNode(t, { ...ONE_PROCESS, 'max-connections-per-ip': '1', 'trusted-proxies': '127.0.0.1' });
   const alice = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.7' });
   const bob = await tryConnect(wsUrl, { 'x-forwarded-for': '198.51.100.1, 203.0.113.8' });
   t.teardown(() => {
@@ -125,7 +132,7 @@ test('trusted-proxies: behind a trusted proxy each client address from X-Forward
 });
 
 test('X-Forwarded-For from an untrusted peer is ignored: it cannot buy a client more connections', async (t) => {
-  const { wsUrl } = await startTestNode(t, { 'max-connections-per-ip': '1' });
+  const { wsUrl } = await startTestNode(t, { ...ONE_PROCESS, 'max-connections-per-ip': '1' });
   const a = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.7' });
   t.teardown(() => a.ws?.close());
   const b = await tryConnect(wsUrl, { 'x-forwarded-for': '203.0.113.8' });
@@ -197,7 +204,7 @@ test('max-buffered-bytes: while the node is over its budget heavy calls get -320
 test('max-buffered-bytes: HTTP clients that never read their replies are closed once the node is over its budget', async (t) => {
   const budget = 1024 * 1024;
   const logs = captureLogs('info');
-  const { port, node, httpUrl } = await startTestNode(t, { 'max-buffered-bytes': String(budget), 'max-ids-per-call': '100000' }, logs.log);
+  const { port, node, httpUrl } = await startTestNode(t, { ...ONE_PROCESS, 'max-buffered-bytes': String(budget), 'max-ids-per-call': '100000' }, logs.log);
   const net = await import('node:net');
   // ~8 MB replies: more than the kernel's socket buffers take, so the node holds the rest.
   const body = callText(1, 'get_objects', [Array.from({ length: 8000 }, (_, i) => `1.2.${i % 6}`)]);

@@ -94,7 +94,8 @@ test('GET /metrics: calls by set, method and outcome, refusals by limit, failed 
   const age = v('graphene_rpc_head_block_age_seconds')!;
   t.true(age >= 0 && age < 600, `head age ${age}`);
 
-  t.is(v('graphene_rpc_pool_workers'), 1);
+  // One worker per serving process (TEST_SERVING_PROCESSES): the node's metrics sum its processes'.
+  t.is(v('graphene_rpc_pool_workers'), n.config.workers * n.config.processes);
   t.is(v('graphene_rpc_pool_queued_calls'), 0);
   t.is(v('graphene_rpc_pool_running_calls'), 0);
   const busy = v('graphene_rpc_pool_busy_workers')!;

@@ -10,6 +10,13 @@ import { hashPassword, parseAccessFile } from '../src/access.js';
 import { LOGIN_FIRST_DELAY_MS } from '../src/handlers/login-throttle.js';
 
 
+/**
+ * Per-user quotas and the login throttle are counted by each serving process (README "Scaling
+ * out"), so the tests of their counts run on a node of one process whatever TEST_SERVING_PROCESSES
+ * says: a second session may reach a second process.
+ */
+const ONE_PROCESS = { processes: '1' };
+
 /** An access file with a user `limited` (password "pw") who has quotas, and the open wildcard. */
 function accessFile(t: import('ava').ExecutionContext, limits: Record<string, number>): string {
   const file = path.join(tempDir(t), 'api-access.json');
@@ -44,7 +51,7 @@ test('max-calls-per-second: a WebSocket connection over its rate gets -32013 for
 });
 
 test('max_calls_per_second of an access entry is shared by all its sessions', async (t) => {
-  const { wsUrl } = await startTestNode(t, { 'api-access': accessFile(t, { max_calls_per_second: 10 }), 'max-calls-per-second': '0' });
+  const { wsUrl } = await startTestNode(t, { ...ONE_PROCESS, 'api-access': accessFile(t, { max_calls_per_second: 10 }), 'max-calls-per-second': '0' });
   const a = await connectWs(t, wsUrl, { authorization: basic('limited', 'pw') });
   const b = await connectWs(t, wsUrl, { authorization: basic('limited', 'pw') });
   for (let i = 0; i < 10; i++) a.send(callText(i, 'get_chain_id', []));
@@ -61,7 +68,7 @@ test('max_calls_per_second of an access entry is shared by all its sessions', as
 });
 
 test('max_connections of an access entry: a login past it is refused with -32014 and gets no API sets', async (t) => {
-  const { wsUrl, httpUrl } = await startTestNode(t, { 'api-access': accessFile(t, { max_connections: 1 }) });
+  const { wsUrl, httpUrl } = await startTestNode(t, { ...ONE_PROCESS, 'api-access': accessFile(t, { max_connections: 1 }) });
   const first = await connectWs(t, wsUrl);
   t.true((await first.call({ id: 1, method: 'call', params: [1, 'login', ['limited', 'pw']] })).result);
   const second = await connectWs(t, wsUrl);
@@ -96,7 +103,7 @@ const delays = (logs: CapturedLogs, user?: string): number[] =>
 // cannot end early.
 test('login throttling: after the free failures an address waits longer at each attempt; others are not slowed', async (t) => {
   const logs = captureLogs('info');
-  const { wsUrl } = await startTestNode(t, { 'api-access': accessFile(t, {}), 'login-failures-before-delay': '3', 'login-delay-max-ms': '2000' }, logs.log);
+  const { wsUrl } = await startTestNode(t, { ...ONE_PROCESS, 'api-access': accessFile(t, {}), 'login-failures-before-delay': '3', 'login-delay-max-ms': '2000' }, logs.log);
   const guesser = await connectWs(t, wsUrl);
   const attempt = async (password: string) => {
     const started = Date.now();
@@ -128,7 +135,7 @@ test('login throttling: unknown and listed user names wait alike, and HTTP Basic
   writeFileSync(onlyLimited, JSON.stringify({ permission_map: [['limited', { ...hashPassword('pw'), allowed_apis: ['database_api'] }]] }));
   const delaysFor = async (user: string): Promise<number[]> => {
     const logs = captureLogs('info');
-    const { httpUrl } = await startTestNode(t, { 'api-access': onlyLimited, 'login-failures-before-delay': '2', 'login-delay-max-ms': '2000' }, logs.log);
+    const { httpUrl } = await startTestNode(t, { ...ONE_PROCESS, 'api-access': onlyLimited, 'login-failures-before-delay': '2', 'login-delay-max-ms': '2000' }, logs.log);
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
       await httpPost(httpUrl, callText(1, 'get_chain_id', []), { authorization: basic(user, 'wrong') });

@@ -37,7 +37,13 @@ function accessFile(t: ExecutionContext): string {
   return file;
 }
 
+// One process whatever TEST_SERVING_PROCESSES says: a call is held in flight by the login throttle,
+// which each serving process counts on its own (README "Scaling out"), so the failed logins that
+// arm it must reach the process that then holds the call. Shutdown of several processes is
+// tested in processes.test.ts.
 const options = (dataDir: string, access: string, more: string[]) => [
+  '--processes',
+  '1',
   '--data-dir',
   dataDir,
   '--workers',

@@ -12,7 +12,7 @@
 // so anyone can sign for a generated account (see README). Development chains only.
 
 import { createHash } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1';
+import type { TransactionFlags } from 'lmdb';
 import { type ChainStore } from './store.js';
 import { applyBlock } from './writer.js';
 import type { OperationJson } from './types.js';
@@ -24,6 +24,7 @@ import { encryptMemo } from './memo.js';
 import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCreateOp, transferOp } from './operations.js';
 import type { FeeSchedule } from './fees.js';
 import { buildTransaction, type UnsignedTransactionJson } from './transaction-builder.js';
+import { requiredFee } from './fees.js';
 import { prng } from '../prng.js';
 
 export interface GenerateOptions {
@@ -80,6 +81,16 @@ const MAX_ORDER_ASSET = 5_000;
 const ORDER_FEE_BOUND = 500_000;
 /** Share of orders that expire a few blocks after they are placed (the rest never do). */
 const EXPIRING_SHARE = 0.1;
+/**
+ * Blocks applied in one LMDB write transaction: a commit costs about as much as a block's worth of
+ * puts, a page that several blocks write is copied once, and `generate` needs durability only at
+ * its end. At most 2 × BLOCKS_PER_COMMIT blocks are built ahead of the head, so that a
+ * transaction's TaPoS block and its two minutes of validity, counted from the head, hold when it is
+ * applied (3 s a block: at most 48 s later).
+ */
+const BLOCKS_PER_COMMIT = 8;
+/** Accounts whose public keys the signer thread derives in one request. */
+const KEYS_PER_REQUEST = 1000;
 
 
 export const accountName = (i: number): string => (i < EXCHANGES ? `exchange-${i + 1}` : `user-${i - EXCHANGES + 1}`);
@@ -124,28 +135,36 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     lastYield = Date.now();
   };
 
-  // Blocks go through a two-stage pipeline: while the writer applies block k, a signer thread signs
-  // the transactions of block k+1. Those were built before block k existed, so their TaPoS refers to
-  // block k-1, which is as valid as the head (any of the last 65536 blocks will do).
+  // Blocks go through a two-stage pipeline: while the writer applies a batch of blocks, a signer
+  // thread signs the transactions of the next ones. Those were built before that batch was applied,
+  // so their TaPoS refers to an older block than the head, which is as valid (any of the last 65536
+  // blocks will do). The signer thread also derives the accounts' public keys.
   const signer = new Worker(new URL('./signer-worker.js', import.meta.url));
   let nextRequest = 0;
-  const waiting = new Map<number, { resolve: (s: string[]) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (r: SignReply) => void; reject: (e: Error) => void }>();
   signer.on('message', (m: SignReply) => {
     const w = waiting.get(m.id);
     waiting.delete(m.id);
-    if (m.signatures) w?.resolve(m.signatures);
+    if (m.error === undefined) w?.resolve(m);
     else w?.reject(new Error(`signing failed: ${m.error}`));
   });
   signer.on('error', (err) => {
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
   });
-  const sign = (items: { trx: UnsignedTransactionJson; key: Uint8Array }[]): Promise<string[]> =>
+  const ask = (request: (id: number) => SignRequest): Promise<SignReply> =>
     new Promise((resolve, reject) => {
       const id = nextRequest++;
       waiting.set(id, { resolve, reject });
-      signer.postMessage({ id, chainId, items } satisfies SignRequest);
+      signer.postMessage(request(id));
     });
+  const sign = (items: { trx: UnsignedTransactionJson; key: Uint8Array }[]): Promise<string[]> =>
+    ask((id) => ({ kind: 'sign', id, chainId, items })).then((r) => r.signatures!);
+  // A failure is awaited where the block is applied; until then it must not count as unhandled.
+  const settled = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined);
+    return p;
+  };
 
   interface Sealed {
     readonly trxs: UnsignedTransactionJson[];
@@ -153,72 +172,95 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     readonly signatures: Promise<string[]>;
   }
   let building: { trx: UnsignedTransactionJson; key: Uint8Array }[] = [];
-  let sealed: Sealed | undefined;
+  /** sealed blocks, sent for signing, not applied yet (oldest first) */
+  const sealed: Sealed[] = [];
 
-  const apply = async (b: Sealed) => {
-    const signatures = await b.signatures;
-    time += 3;
-    const transactions = b.trxs.map((trx, i) => ({ ...trx, signatures: [signatures[i]!] }));
-    const applied = applyBlock(store, { timestamp: time, transactions }, signerKey);
-    trades += applied.market.fills.length / 2;
-    headId = applied.blockId;
-    headNum = applied.blockNum;
-    blocks++;
-    written += b.ops;
-    opts.onProgress?.(written, opsTarget);
+  // applyBlock opens a write transaction of its own; inside the batch's it would be a nested one,
+  // which copies every page it touches from its parent again. Here the blocks write straight into the
+  // batch's transaction: a block that failed would leave a part of itself in it, but then the whole
+  // batch is dropped (the transaction aborts) and generate fails.
+  const inBatch: ChainStore = { ...store, root: { transactionSync: <T>(f: () => T): T => store.root.transactionSync(f, 0 as TransactionFlags) } as unknown as ChainStore['root'] };
+
+  /** Applies the oldest `count` sealed blocks in one write transaction. */
+  const applyBatch = async (count: number) => {
+    const batch = sealed.splice(0, count);
+    if (batch.length === 0) return;
+    const signatures = await Promise.all(batch.map((b) => b.signatures));
+    store.root.transactionSync(() => {
+      batch.forEach((b, k) => {
+        time += 3;
+        const transactions = b.trxs.map((trx, i) => ({ ...trx, signatures: [signatures[k]![i]!] }));
+        const applied = applyBlock(inBatch, { timestamp: time, transactions }, signerKey);
+        trades += applied.market.fills.length / 2;
+        headId = applied.blockId;
+        headNum = applied.blockNum;
+        blocks++;
+        written += b.ops;
+        opts.onProgress?.(written, opsTarget);
+      });
+    });
   };
 
-  /** Closes the block being built: sends it for signing, and applies the one signed before it. */
+  /** Closes the block being built: sends it for signing, and applies a batch when enough are ahead. */
   const seal = async () => {
     if (building.length === 0) return;
     const items = building;
     building = [];
-    const next: Sealed = { trxs: items.map((i) => i.trx), ops: pendingOps, signatures: sign(items) };
+    sealed.push({ trxs: items.map((i) => i.trx), ops: pendingOps, signatures: settled(sign(items)) });
     pendingOps = 0;
-    const previous = sealed;
-    sealed = next;
-    if (previous) await apply(previous);
+    if (sealed.length >= 2 * BLOCKS_PER_COMMIT) await applyBatch(BLOCKS_PER_COMMIT);
   };
 
   /** Applies everything built so far (when the next step needs the state it creates). */
   const flush = async () => {
     await seal();
-    if (sealed) {
-      const last = sealed;
-      sealed = undefined;
-      await apply(last);
-    }
+    while (sealed.length > 0) await applyBatch(BLOCKS_PER_COMMIT);
+  };
+
+  // Fees: from the fee schedule; an operation whose fee does not depend on its content (a transfer
+  // or an issue without a memo, a limit order: a flat fee each) is looked up once per type.
+  const flatFees = new Map<number, number | string>();
+  const feeOf = (op: OperationJson): number | string => {
+    const flat = op[0] === 0 || op[0] === 14 ? op[1].memo === undefined : op[0] === 1;
+    if (!flat) return requiredFee(op, schedule);
+    let fee = flatFees.get(op[0]);
+    if (fee === undefined) flatFees.set(op[0], (fee = requiredFee(op, schedule)));
+    return fee;
   };
 
   /** Builds one transaction paid and signed by `key`'s account, for the block being built. */
   const queue = async (operations: OperationJson[], key: Uint8Array) => {
-    // Applied one or two blocks later; two minutes leave ample room.
-    building.push({ trx: buildTransaction({ number: headNum, id: headId, time }, operations, { expiresIn: 120, fees: schedule }), key });
+    // Applied at most 2 × BLOCKS_PER_COMMIT blocks later; two minutes leave ample room.
+    building.push({ trx: buildTransaction({ number: headNum, id: headId, time }, operations, { expiresIn: 120, fees: operations.map(feeOf) }), key });
     pendingOps += operations.length;
     if (pendingOps >= opsPerBlock) await seal();
   };
 
   try {
-    // 1. Accounts, registered by nathan, a hundred per transaction.
+    // 1. Accounts, registered by nathan, a hundred per transaction. The signer thread derives their
+    // public keys a thousand at a time, one request ahead of the accounts being registered.
     const registrarKey = signerKey;
+    for (let i = 0; i < opts.accounts; i++) keys.push(generatedKey(seed, accountName(i)));
+    const keysOf = (from: number) => settled(ask((id) => ({ kind: 'keys', id, keys: keys.slice(from, from + KEYS_PER_REQUEST) })));
+    let nextKeys = keysOf(0);
     let batch: OperationJson[] = [];
-    for (let i = 0; i < opts.accounts; i++) {
-      const name = accountName(i);
-      const key = generatedKey(seed, name);
-      const pub = formatPublicKey(secp256k1.getPublicKey(key, true));
-      keys.push(key);
-      pubs.push(pub);
-      batch.push(accountCreateOp(name, pub, `1.2.${registrar}`));
-      if (batch.length === 100) {
-        await queue(batch, registrarKey);
-        batch = [];
-        await breathe();
+    for (let from = 0; from < opts.accounts; from += KEYS_PER_REQUEST) {
+      const publicKeys = (await nextKeys).publicKeys!;
+      if (from + KEYS_PER_REQUEST < opts.accounts) nextKeys = keysOf(from + KEYS_PER_REQUEST);
+      for (let i = from; i < Math.min(opts.accounts, from + KEYS_PER_REQUEST); i++) {
+        const pub = formatPublicKey(publicKeys[i - from]!);
+        pubs.push(pub);
+        batch.push(accountCreateOp(accountName(i), pub, `1.2.${registrar}`));
+        if (batch.length === 100) {
+          await queue(batch, registrarKey);
+          batch = [];
+          await breathe();
+        }
       }
     }
     if (batch.length > 0) await queue(batch, registrarKey);
     await flush();
     const id = (i: number) => `1.2.${firstAccount + i}`;
-
     // 2. User-issued assets, issued by nathan to the first users.
     const assetIds: string[] = [];
     for (const symbol of USER_ASSETS) {
@@ -286,7 +328,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       for (let k = 0; k < n; k++) {
         const a = pick(assetIds.length);
         const price = MID_PRICES[a]! * (1 + (random() * 2 - 1) * PRICE_SPREAD);
-        // Applied a block or two after it is built: a minute or more is always still ahead.
+        // Applied at most 2 × BLOCKS_PER_COMMIT blocks (48 s) after it is built: 12 s or more are still ahead.
         const expiration = random() < EXPIRING_SHARE ? { expiration: fcTime(time + 60 + pick(240)) } : {};
         if (random() < 0.5) {
           const core = 1_000 + pick(MAX_ORDER_CORE);

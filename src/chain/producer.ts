@@ -31,7 +31,11 @@ import type { ChainWriter, ChainWriterEvents } from './chain-writer.js';
 /** A block as the producer announces it: what the writer applied, transactions included. */
 export type ProducedBlock = AppliedBlock;
 
-export type ProducerEvents = ChainWriterEvents;
+/**
+ * The writer's events, and `blockWriteFailure`: the store began or stopped refusing blocks (what
+ * readiness and metrics show), for serving processes of --processes, which learn it from the writer.
+ */
+export type ProducerEvents = ChainWriterEvents & { blockWriteFailure: [BlockWriteFailure | undefined] };
 
 /** The first retry after the store refused a block, in ms; each further failure doubles it. */
 export const STORE_RETRY_FIRST_MS = 1000;
@@ -179,6 +183,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
   private writeRefused(err: unknown, error: string, blockNum: number): RpcError {
     const attempts = (this.failure?.attempts ?? 0) + 1;
     this.failure = { error, since: this.failure?.since ?? Date.now(), attempts };
+    this.emit('blockWriteFailure', this.failure);
     const retryMs = this.intervalSeconds > 0 ? storeRetryDelay(attempts) : undefined;
     if (attempts === 1) {
       this.log.error({ err, error, block: blockNum, retryMs }, 'block write failed: the store refuses writes; transactions are refused until a block is written');
@@ -297,6 +302,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     if (this.failure) {
       this.log.info({ block: applied.blockNum, attempts: this.failure.attempts, since: new Date(this.failure.since).toISOString() }, 'block writes resumed');
       this.failure = undefined;
+      this.emit('blockWriteFailure', undefined);
     }
     for (const p of expired) {
       this.log.info({ trx: p.id }, 'pending transaction expired before it could be included');

@@ -81,9 +81,23 @@ function decodeChecked(text: unknown, prefix: string, size: number, what: string
   return Uint8Array.from(data);
 }
 
+/**
+ * Keys parsed lately, by prefix and text. A key is packed again and again (a transaction's fee
+ * size, its id, its signing digest, the block's merkle root), and each parse is a base58 decode and a
+ * ripemd160. Bounded: emptied when full.
+ */
+const parsedKeys = new Map<string, Uint8Array>();
+const PARSED_KEYS_MAX = 50_000;
+
 /** Parses `<prefix>…` into the 33-byte compressed key; throws on a wrong prefix, length or checksum. */
 export function parsePublicKey(text: unknown, prefix: string = chainPrefix): Uint8Array {
-  return decodeChecked(text, prefix, PUBLIC_KEY_BYTES, 'public key');
+  const cacheKey = typeof text === 'string' ? `${prefix} ${text}` : undefined;
+  const hit = cacheKey === undefined ? undefined : parsedKeys.get(cacheKey);
+  if (hit) return Uint8Array.from(hit);
+  const key = decodeChecked(text, prefix, PUBLIC_KEY_BYTES, 'public key');
+  if (parsedKeys.size >= PARSED_KEYS_MAX) parsedKeys.clear();
+  parsedKeys.set(cacheKey!, key);
+  return Uint8Array.from(key);
 }
 
 export function formatPublicKey(key: Uint8Array, prefix: string = chainPrefix): string {

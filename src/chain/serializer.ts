@@ -467,6 +467,12 @@ function vector(t: Type): Type {
  * packs it in key order.
  */
 function packSorted(w: Writer, items: unknown[], path: string, key: (item: unknown, p: string) => SortKey, pack: (w: Writer, item: unknown, p: string) => void): void {
+  // One item is in order already; its key (for a public key, a sha512 and a ripemd160) is not needed.
+  if (items.length === 1) {
+    w.varint(1);
+    pack(w, items[0], `${path}[0]`);
+    return;
+  }
   const entries: { key: SortKey; bytes: Uint8Array }[] = [];
   items.forEach((item, i) => {
     const p = `${path}[${i}]`;

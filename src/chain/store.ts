@@ -209,15 +209,17 @@ export const OBJ = {
   worker: [1, 14],
 } as const satisfies Record<string, readonly [number, number]>;
 
-export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean } = {}): ChainStore {
+export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSync?: boolean; maxReaders?: number } = {}): ChainStore {
   const root = open({
     path: path.join(dataDir, 'chain'),
     // One map of 64 GiB of address space: LMDB only uses what it needs, and a fixed large map means
     // the store never has to be resized while readers are open.
     mapSize: 64 * 1024 ** 3,
     maxDbs: 64,
-    // Readers in every worker thread, plus the writer; 126 is LMDB's default.
-    maxReaders: 512,
+    // Readers in every worker thread, plus the writer; 126 is LMDB's default. The first process to
+    // open the store sizes the table for all (LMDB keeps the lock file's size), so a node of several
+    // processes (--processes) passes what they need together (main.ts, readerSlots).
+    maxReaders: opts.maxReaders ?? 512,
     readOnly: opts.readOnly ?? false,
     // Durability: every commit is flushed, so a committed block survives a crash or kill -9.
     // (`generate` turns this off for speed and syncs once at the end: its chain can be made again.)

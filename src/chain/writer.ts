@@ -132,6 +132,10 @@ export function initChain(store: ChainStore, genesis: Genesis, chainId: string, 
       const options = obj.options as Record<string, unknown>;
       options.flags = WITNESS_FED_ASSET;
       options.issuer_permissions = DEFAULT_UIA_ASSET_ISSUER_PERMISSION;
+      // ... and leaves core_exchange_rate at asset_options' default, price(asset(), asset(0, asset_id_type(1))):
+      // no fee can be paid or priced in the asset (get_required_fees: "b.base.amount.value > 0") until
+      // its issuer sets a rate with asset_update.
+      options.core_exchange_rate = { base: { amount: 0, asset_id: '1.3.0' }, quote: { amount: 0, asset_id: '1.3.1' } };
       const dyn = assetDynamicDataObject(instance, (supply.get(a.symbol) ?? 0n) + BigInt(a.accumulated_fees));
       dyn.accumulated_fees = i64(BigInt(a.accumulated_fees));
       state.create(2, 3, () => dyn);

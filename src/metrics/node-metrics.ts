@@ -11,7 +11,7 @@
 // Each node has its own registry (a process may run several nodes: the tests do); the process
 // metrics (prom-client's default metrics: CPU, memory, event-loop lag, GC, handles) are per process,
 // collected once into a registry of their own and merged in.
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Session, NoticeCounts } from '../session/session.js';
 import { CallStats } from './calls.js';
 import { HistogramFamily, count, counterOf, tally, type Buckets } from './series.js';
@@ -67,7 +67,19 @@ export interface NodeMetrics {
   sessionOpened(s: Session): void;
   /** The text of a scrape, and its content type. */
   scrape(): Promise<{ readonly contentType: string; readonly text: string }>;
+  /** The same metrics as data, for a writer process that aggregates its serving processes' (--processes). */
+  json(): Promise<MetricsJson>;
 }
+
+/** Metrics as prom-client's getMetricsAsJSON gives them. */
+export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+/**
+ * How a gauge of several serving processes (--processes) reads as one: `sum` for what each process
+ * holds (connections, queues, workers, bytes), `max`/`min` for facts of the one shared chain that
+ * each process reads at its own moment (the head), `min` for "the store takes blocks" (0 anywhere is 0).
+ */
+type Aggregator = 'sum' | 'max' | 'min';
 
 let processRegistry: Registry | undefined;
 
@@ -87,10 +99,11 @@ function stateOf(s: Session): (typeof SESSION_STATES)[number] {
 
 export function nodeMetrics(sources: MetricSources): NodeMetrics {
   const registry = new Registry();
-  const gauge = (name: string, help: string, read: () => number) =>
+  const gauge = (name: string, help: string, read: () => number, aggregator: Aggregator = 'sum') =>
     new Gauge({
       name,
       help,
+      aggregator,
       registers: [registry],
       collect() {
         this.set(read());
@@ -125,7 +138,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_pool_queued_calls', 'Calls waiting in the fair scheduler for a worker', () => sources.pool().queued);
   gauge('graphene_rpc_pool_running_calls', 'Calls in tasks the worker pool holds (running, or next in line on a worker)', () => sources.pool().running);
   gauge('graphene_rpc_pool_busy_workers', 'Worker threads running a task', () => sources.pool().busyWorkers);
-  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers)', () => sources.pool().workers);
+  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes, of every serving process)', () => sources.pool().workers);
   const poolTiming = {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
     run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),
@@ -134,9 +147,9 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   const notices = { sent: 0, dropped: 0 };
   counterOf(registry, 'graphene_rpc_notices_sent_total', 'Notices (subscriptions, broadcast callbacks) handed to the transport', () => notices.sent);
   counterOf(registry, 'graphene_rpc_notices_dropped_total', 'Notices never sent because their connection had closed', () => notices.dropped);
-  gauge('graphene_rpc_head_block_number', 'Number of the head block', () => sources.head().number);
-  gauge('graphene_rpc_head_block_age_seconds', 'Seconds since the head block time', () => Math.max(0, Date.now() / 1000 - sources.head().time));
-  gauge('graphene_rpc_last_irreversible_block_number', 'Number of the last irreversible block', () => sources.head().lastIrreversible);
+  gauge('graphene_rpc_head_block_number', 'Number of the head block', () => sources.head().number, 'max');
+  gauge('graphene_rpc_head_block_age_seconds', 'Seconds since the head block time', () => Math.max(0, Date.now() / 1000 - sources.head().time), 'min');
+  gauge('graphene_rpc_last_irreversible_block_number', 'Number of the last irreversible block', () => sources.head().lastIrreversible, 'max');
   const failedLogins = tally(registry, 'graphene_rpc_failed_logins_total', 'Failed logins, by how the credentials came: login (the login API) or basic (an Authorization header)', 'via', LOGIN_VIAS);
   const backpressureCloses = tally(
     registry,
@@ -164,16 +177,18 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     },
     pages: feedPages,
   };
-  gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0));
+  gauge('graphene_rpc_store_writable', '1 while the store takes blocks, 0 while block writes fail (a full disk, say) and transactions are refused', () => (sources.storeWritable() ? 1 : 0), 'min');
   gauge('graphene_rpc_buffered_bytes', 'Bytes held for clients that do not read (WebSocket queues and unsent HTTP replies)', sources.bufferedBytes);
 
   const follow = sources.follow;
   if (follow) {
-    gauge('graphene_rpc_follow_upstream_connected', 'On a follower: 1 while connected to its upstream and following it, 0 while not (unreachable, reconnecting, or following stopped)', () => (follow().connected ? 1 : 0));
-    gauge('graphene_rpc_follow_lag_blocks', 'On a follower: blocks the upstream has that this node has not applied yet', () => follow().lagBlocks);
-    gauge('graphene_rpc_follow_lag_seconds', "On a follower: seconds between the upstream's head block time and this node's, while behind", () => follow().lagSeconds);
-    counterOf(registry, 'graphene_rpc_follow_reconnects_total', 'On a follower: connections to the upstream made again after one was lost', () => follow().reconnects);
-    gauge('graphene_rpc_follow_stopped', 'On a follower: 1 once following stopped for good (a block that does not fit: see the log), 0 while it follows', () => (follow().stopped !== undefined ? 1 : 0));
+    // One follower per node: with --processes every serving process reports the writer's one view,
+    // so several read as one by min/max, never by sum.
+    gauge('graphene_rpc_follow_upstream_connected', 'On a follower: 1 while connected to its upstream and following it, 0 while not (unreachable, reconnecting, or following stopped)', () => (follow().connected ? 1 : 0), 'min');
+    gauge('graphene_rpc_follow_lag_blocks', 'On a follower: blocks the upstream has that this node has not applied yet', () => follow().lagBlocks, 'max');
+    gauge('graphene_rpc_follow_lag_seconds', "On a follower: seconds between the upstream's head block time and this node's, while behind", () => follow().lagSeconds, 'max');
+    counterOf(registry, 'graphene_rpc_follow_reconnects_total', 'On a follower: connections to the upstream made again after one was lost', () => follow().reconnects, 'max');
+    gauge('graphene_rpc_follow_stopped', 'On a follower: 1 once following stopped for good (a block that does not fit: see the log), 0 while it follows', () => (follow().stopped !== undefined ? 1 : 0), 'max');
   }
   const merged = Registry.merge([registry, processMetrics()]);
   return {
@@ -193,5 +208,68 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     async scrape() {
       return { contentType: merged.contentType, text: await merged.metrics() };
     },
+    json: () => merged.getMetricsAsJSON(),
   };
+}
+
+/**
+ * The writer process' own metrics when it runs serving processes (--processes N > 1): how many run,
+ * how often one was restarted, and the writer's process metrics (CPU, memory), which aggregation adds
+ * to the serving processes' own.
+ */
+export function servingProcessesMetrics(sources: { running(): number; configured: number }): { readonly restarts: { n: number }; json(): Promise<MetricsJson> } {
+  const registry = new Registry();
+  new Gauge({
+    name: 'graphene_rpc_serving_processes',
+    help: 'Serving processes running now (--processes); fewer while one is being restarted',
+    registers: [registry],
+    collect() {
+      this.set(sources.running());
+    },
+  });
+  new Gauge({
+    name: 'graphene_rpc_serving_processes_configured',
+    help: 'Serving processes the node runs when all are up (--processes)',
+    registers: [registry],
+    collect() {
+      this.set(sources.configured);
+    },
+  });
+  const restarts = { n: 0 };
+  new Counter({
+    name: 'graphene_rpc_serving_process_restarts_total',
+    help: 'Serving processes that ended without being asked to (a crash, kill -9) and were started again by the writer',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(restarts.n);
+    },
+  });
+  const merged = Registry.merge([registry, processMetrics()]);
+  return { restarts, json: () => merged.getMetricsAsJSON() };
+}
+
+/**
+ * One scrape of a node of several processes: each metric summed over the processes (counters,
+ * histograms, most gauges), or as its aggregator says (aggregators above; prom-client's own for the
+ * process metrics: event-loop lag averaged, start time left out). This is prom-client's cluster-mode
+ * aggregation, so the node reads as one target whichever process answers the scrape.
+ */
+export async function aggregateMetrics(each: readonly MetricsJson[]): Promise<{ readonly contentType: string; readonly text: string }> {
+  const registry = AggregatorRegistry.aggregate(each as Parameters<typeof AggregatorRegistry.aggregate>[0]);
+  return { contentType: registry.contentType, text: await registry.metrics() };
+}
+
+/**
+ * What a serving process that ended leaves to the node's totals: its counters and histograms as last
+ * seen, so that the sum over the processes does not fall back when one is replaced by a fresh one
+ * (Prometheus would read a fall as a counter reset). Gauges of a process that is gone count nothing.
+ */
+export function retiredCounts(last: MetricsJson): MetricsJson {
+  return last.filter((m) => String(m.type) === 'counter' || String(m.type) === 'histogram');
+}
+
+/** Several processes' retired counts as one (summed), so that what ended processes leave stays one set however many ended. */
+export function foldCounts(each: readonly MetricsJson[]): Promise<MetricsJson> {
+  return AggregatorRegistry.aggregate(each as Parameters<typeof AggregatorRegistry.aggregate>[0]).getMetricsAsJSON();
 }

@@ -108,10 +108,11 @@ export function tally<K extends string>(registry: Registry, name: string, help: 
 }
 
 /** A counter without labels whose value `read` gives at scrape time (a number its owner increments). */
-export function counterOf(registry: Registry, name: string, help: string, read: () => number): void {
+export function counterOf(registry: Registry, name: string, help: string, read: () => number, aggregator: 'sum' | 'max' = 'sum'): void {
   new Counter({
     name,
     help,
+    aggregator,
     registers: [registry],
     collect() {
       this.reset();

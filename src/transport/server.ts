@@ -146,9 +146,13 @@ function sslApp(pem: ServerPem): uWS.TemplatedApp {
   }
 }
 
-/** Listens on one endpoint once no other process holds it. */
-async function listen(app: uWS.TemplatedApp, at: Endpoint): Promise<uWS.us_listen_socket> {
-  await portFree(at.host, at.port);
+/**
+ * Listens on one endpoint once no other process holds it; with `shared`, beside the sibling serving
+ * processes (--processes) that hold it already, which SO_REUSEPORT allows: the kernel spreads new
+ * connections over every process listening.
+ */
+async function listen(app: uWS.TemplatedApp, at: Endpoint, shared: boolean): Promise<uWS.us_listen_socket> {
+  if (!shared) await portFree(at.host, at.port);
   return new Promise((resolve, reject) => {
     app.listen(at.host, at.port, (listenSocket) => {
       if (listenSocket) resolve(listenSocket);
@@ -167,6 +171,8 @@ export async function startServer(
   probes: Probes,
   monitor: TransportMonitor,
   pem?: ServerPem,
+  /** the port (and TLS port) is held by sibling serving processes of the same node already */
+  sharedPort = false,
 ): Promise<RpcServer> {
   if (config.rpcTlsEndpoint && !pem) throw new Error('--rpc-tls-endpoint needs the checked --server-pem');
   // Both apps are made before either listens: a certificate uWS refuses stops the start, not half of it.
@@ -500,11 +506,11 @@ export async function startServer(
     });
   });
 
-  const plain = await listen(plainApp, config.rpcEndpoint);
+  const plain = await listen(plainApp, config.rpcEndpoint, sharedPort);
   let secure: uWS.us_listen_socket | undefined;
   if (tlsApp && config.rpcTlsEndpoint) {
     try {
-      secure = await listen(tlsApp, config.rpcTlsEndpoint);
+      secure = await listen(tlsApp, config.rpcTlsEndpoint, sharedPort);
     } catch (err) {
       uWS.us_listen_socket_close(plain);
       throw err;

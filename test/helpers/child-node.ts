@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_PROCESSES } from './node.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli.js');
 
@@ -26,7 +27,9 @@ export interface ChildNode {
  * Node.js binary or another copy of the CLI (an installed package's bin).
  */
 export async function serveChild(args: string[], how: { node?: string; cli?: string } = {}): Promise<ChildNode> {
-  const child = spawn(how.node ?? process.execPath, [how.cli ?? CLI, 'serve', '--rpc-endpoint', '127.0.0.1:0', '--log-level', 'debug', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // TEST_SERVING_PROCESSES applies here too; a test's own --processes comes later and wins.
+  const processes = TEST_PROCESSES === '1' ? [] : ['--processes', TEST_PROCESSES];
+  const child = spawn(how.node ?? process.execPath, [how.cli ?? CLI, 'serve', '--rpc-endpoint', '127.0.0.1:0', '--log-level', 'debug', ...processes, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const lines: LogLine[] = [];

@@ -7,6 +7,12 @@ import { buildConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startNode, type RunningNode } from '../../src/main.js';
 
+/**
+ * Serving processes of the nodes tests start: TEST_SERVING_PROCESSES, or 1. (The node itself never
+ * reads the environment outside config.ts; this is the test suite's own switch.)
+ */
+export const TEST_PROCESSES = process.env.TEST_SERVING_PROCESSES ?? '1';
+
 export interface TestNode {
   readonly node: RunningNode;
   readonly config: Config;
@@ -23,7 +29,9 @@ export interface TestNode {
 export async function startTestNode(t: ExecutionContext, options: Record<string, string> = {}, log: Logger = createLogger('silent')): Promise<TestNode> {
   const dataDir = options['data-dir'] ?? mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-test-'));
   // Blocks only on demand unless a test asks for an interval: most tests read a chain that holds still.
-  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'shutdown-drain-ms': '300', ...options, 'data-dir': dataDir });
+  // `npm run test:processes` runs the transport tests against nodes of one writer and two serving
+  // processes (TEST_PROCESSES); a test that names --processes itself keeps its own.
+  const config = buildConfig({ 'rpc-endpoint': '127.0.0.1:0', workers: '1', 'log-level': 'silent', 'block-interval': '0', 'shutdown-drain-ms': '300', processes: TEST_PROCESSES, ...options, 'data-dir': dataDir });
   const node = await startNode(config, log);
   t.teardown(async () => {
     await node.close();
