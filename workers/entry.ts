@@ -6,10 +6,11 @@ import { Piscina } from 'piscina';
 import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
 import { setAddressPrefix } from '../src/chain/public-key.js';
-import { decode } from '../src/protocol/codec.js';
+import { decodeTasks } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { runCall } from './run-call.js';
+import { ReplyArena } from './reply-writer.js';
 import type { WorkerContext } from './context.js';
 import { createLogger } from '../src/log.js';
 import { parentPort, threadId } from 'node:worker_threads';
@@ -56,19 +57,21 @@ function kernelThreadId(): number | undefined {
 export default async function batch(taskBytes: Uint8Array): Promise<unknown> {
   let tasks: PoolTask[];
   try {
-    tasks = decode<PoolTask[]>(taskBytes);
+    tasks = decodeTasks(taskBytes);
   } catch (err) {
     log.error({ err, bytes: taskBytes.byteLength }, 'a task could not be decoded; its calls get -32603');
     return [{ error: protocolError(RPC.INTERNAL) }];
   }
   refreshSnapshot();
   const answers: PoolAnswer[] = [];
-  const buffers: ArrayBuffer[] = [];
+  // Small replies share a few arena buffers; a large one has its own. Each buffer is transferred once.
+  const arena = new ReplyArena();
+  const buffers = new Set<ArrayBuffer>();
   for (const task of tasks) {
-    const a = await runCall(ctx, log, task);
+    const a = await runCall(ctx, log, task, arena);
     answers.push(a);
     const bytes = a instanceof Uint8Array ? a : 'bytes' in a ? a.bytes : undefined;
-    if (bytes) buffers.push(bytes.buffer as ArrayBuffer);
+    if (bytes) buffers.add(bytes.buffer as ArrayBuffer);
   }
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: answers } as never);
+  return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: answers } as never);
 }

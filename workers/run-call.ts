@@ -5,12 +5,15 @@
 import type { Logger } from '../src/log.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
-import { ReplyWriter } from './reply-writer.js';
+import { ReplyWriter, type ReplyArena } from './reply-writer.js';
 import { handlerFor } from './handlers/index.js';
 import type { WorkerContext } from './context.js';
 
-/** One call: the finished reply bytes, or an error (with subscriptions when the call made some). */
-export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask): Promise<PoolAnswer> {
+/**
+ * One call: the finished reply bytes, or an error (with subscriptions when the call made some). With
+ * an arena, the reply is written at its end when it fits (the caller transfers the arena's buffers).
+ */
+export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, arena?: ReplyArena): Promise<PoolAnswer> {
   const handler = handlerFor(task.set, task.method);
   if (!handler) {
     // The front end routes only methods the registry gives the pool: this is a bug, not a client's fault.
@@ -25,7 +28,7 @@ export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask): 
     deadline: task.deadline ?? Number.POSITIVE_INFINITY,
     budgetMs,
     ...(flags ? { cancelled: () => Atomics.load(flags, slot) !== 0 } : {}),
-  });
+  }, arena);
   out.subscribing = task.subscribe === true;
   if (task.head !== undefined) out.text(task.head);
   try {

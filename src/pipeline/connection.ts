@@ -116,7 +116,13 @@ class PipelineConnection implements Connection {
     const call: Call = { session, text, arrived: performance.now() };
     // Behind a login in progress, the request runs once it is done (in arrival order).
     const held = session.held;
-    session.enqueue(held ? held.then(() => replyOf(this.pipeline, call)) : replyOf(this.pipeline, call), false, call);
+    if (held) session.enqueue(held.then(() => replyOf(this.pipeline, call)), false, call);
+    else {
+      // The session takes the call's place after the pipeline's synchronous part (admit counts earlier calls only).
+      const step = this.pipeline.handle(call);
+      if (step instanceof Promise) session.enqueueWhen(step, call);
+      else session.enqueue(call.reply!, false, call);
+    }
     return session.transport === 'http' || session.pending < this.config.maxPendingCallsPerConnection * CLOSE_AT_PENDING_MULTIPLE;
   }
 

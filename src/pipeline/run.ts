@@ -4,7 +4,7 @@
 // ids and is registered before the reply is queued, so notices about those objects follow the reply.
 import { resultPrefix } from '../protocol/jsonrpc.js';
 import type { Scheduler } from '../pool/scheduler.js';
-import type { PoolTask } from '../protocol/thread-messages.js';
+import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import type { Target } from '../dispatch/route.js';
 import { handlerIn, type FrontTables } from '../api/registry.js';
 import type { FrontHandler, Services } from '../handlers/types.js';
@@ -64,26 +64,39 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
     const task: PoolTask = subscribe
       ? { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs }
       : { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), deadline, budgetMs };
-    return scheduler.submit(session, call.cost ?? 'light', task).then((answer) => {
-      if (answer instanceof Uint8Array) {
-        call.outcome = { kind: 'reply', bytes: answer };
-      } else if ('error' in answer) {
-        call.outcome = { kind: 'error', error: answer.error };
-      } else {
-        const { config, subscriptions } = services;
-        const objectLimit = config.maxSubscribedObjectsPerConnection;
-        // Over a cap the call still answers in full (Core's rule for accounts): what is left out is
-        // counted in the metrics, and logged once per session.
-        const leftOut =
-          subscriptions.subscribeIds(session, answer.subscriptions.ids, objectLimit) +
-          subscriptions.subscribeAccounts(session, answer.subscriptions.accounts, config.apiLimits.api_limit_get_full_accounts_subscribe, objectLimit);
-        if (leftOut > 0 && !session.subs.capLogged) {
-          session.subs.capLogged = true;
-          session.log.info({ method: t.method, leftOut, objects: session.subs.ids.size, accounts: session.subs.accounts.size }, 'subscription cap reached: further objects or accounts are not subscribed');
+    return new Promise<void>((resolve, reject) =>
+      scheduler.queue(session, call.cost ?? 'light', task, (answer) => {
+        try {
+          settlePool(call, t, answer);
+          resolve();
+        } catch (err) {
+          reject(err);
         }
-        call.outcome = { kind: 'reply', bytes: answer.bytes };
+      }),
+    );
+  };
+
+  /** A pool call's answer as its outcome; what it subscribed its session to is registered first. */
+  const settlePool = (call: Call, t: Target, answer: PoolAnswer): void => {
+    if (answer instanceof Uint8Array) {
+      call.outcome = { kind: 'reply', bytes: answer };
+    } else if ('error' in answer) {
+      call.outcome = { kind: 'error', error: answer.error };
+    } else {
+      const { session } = call;
+      const { config, subscriptions } = services;
+      const objectLimit = config.maxSubscribedObjectsPerConnection;
+      // Over a cap the call still answers in full (Core's rule for accounts): what is left out is
+      // counted in the metrics, and logged once per session.
+      const leftOut =
+        subscriptions.subscribeIds(session, answer.subscriptions.ids, objectLimit) +
+        subscriptions.subscribeAccounts(session, answer.subscriptions.accounts, config.apiLimits.api_limit_get_full_accounts_subscribe, objectLimit);
+      if (leftOut > 0 && !session.subs.capLogged) {
+        session.subs.capLogged = true;
+        session.log.info({ method: t.method, leftOut, objects: session.subs.ids.size, accounts: session.subs.accounts.size }, 'subscription cap reached: further objects or accounts are not subscribed');
       }
-    });
+      call.outcome = { kind: 'reply', bytes: answer.bytes };
+    }
   };
 
   return {

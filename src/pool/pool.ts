@@ -5,7 +5,7 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { encode } from '../protocol/codec.js';
+import { encodeTasks } from '../protocol/codec.js';
 import { isWorkerUp, type PoolAnswer, type PoolTask, type WorkerInit } from '../protocol/thread-messages.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 
@@ -25,13 +25,27 @@ export const WORKER_CLOSE_TIMEOUT_MS = 5000;
 /** Tasks per worker the scheduler lets the pool hold at once: one running, one ready. */
 export const TASKS_PER_WORKER = 2;
 
+/**
+ * A task's abort signal as piscina takes it: an AbortSignal, or the EventEmitter-shaped signal
+ * piscina accepts too (`once` and `off`/`removeListener` of 'abort'; the scheduler's TaskSignal).
+ */
+export type TaskAbortSignal =
+  | AbortSignal
+  | {
+      readonly aborted: boolean;
+      readonly reason?: unknown;
+      once(event: 'abort', listener: () => void): void;
+      off(event: 'abort', listener: () => void): void;
+      removeListener(event: 'abort', listener: () => void): void;
+    };
+
 export interface CallPool {
   /**
    * Runs one task (calls in order, on one worker); resolves to their answers. Never rejects. When
    * `signal` aborts before the task is done, its worker thread is terminated and replaced, and its
    * calls are answered as over their time budget.
    */
-  runTask(tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]>;
+  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]>;
   /**
    * Places for cancellable calls (PoolTask.cancelSlot), 0 … cancelSlots - 1: as many as calls the
    * scheduler may have in the pool at once. A slot is cleared when its task's answers are back.
@@ -89,6 +103,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     maxQueue: Number.POSITIVE_INFINITY,
     workerData: init,
     closeTimeout: opts.closeTimeoutMs ?? WORKER_CLOSE_TIMEOUT_MS,
+    // The scheduler times tasks itself (SchedulerTiming); piscina's own histograms would cost two
+    // clock reads and two histogram records per task for figures nothing reads.
+    recordTiming: false,
   });
   // Threads that said they are up (their store open), by threadId. piscina drops a thread that
   // fails from its list (and a thread that has ended has threadId -1), so only live ones count.
@@ -126,8 +143,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * kills its worker must not take the others that happened to travel with it. The one that fails
    * alone is answered -32603 and logged by name.
    */
-  const runOnce = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> => {
-    const bytes = encode(tasks);
+  const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> => {
+    const bytes = encodeTasks(tasks);
     return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
       (answers: PoolAnswer[]) => {
         if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
@@ -150,7 +167,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     );
   };
   // Once the answers are back no worker reads the calls' flags: they are cleared for the next calls.
-  const runTask = (tasks: readonly PoolTask[], signal?: AbortSignal): Promise<PoolAnswer[]> =>
+  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> =>
     runOnce(tasks, signal).then((answers) => {
       for (const t of tasks) if (t.cancelSlot !== undefined) Atomics.store(cancelFlags, t.cancelSlot, 0);
       return answers;

@@ -29,6 +29,37 @@ import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
 import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, type CallPool } from './pool.js';
 
+/**
+ * A task's hard-bound signal, in the EventEmitter shape piscina accepts besides AbortSignal. An
+ * AbortSignal's addEventListener and removeEventListener, once per task, cost more than the rest of
+ * what the scheduler does for a task of a few calls (EventTarget's listener records, a WeakRef each).
+ * Piscina adds one listener per run of the task (more when a failed task's calls run again apart).
+ */
+class TaskSignal {
+  aborted = false;
+  readonly reason = 'the task ran past its hard time bound';
+  private readonly listeners: (() => void)[] = [];
+
+  once(_event: 'abort', listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  off(_event: 'abort', listener: () => void): void {
+    const i = this.listeners.indexOf(listener);
+    if (i >= 0) this.listeners.splice(i, 1);
+  }
+
+  removeListener(event: 'abort', listener: () => void): void {
+    this.off(event, listener);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    for (const l of this.listeners.splice(0)) l();
+  }
+}
+
 export type CostClass = 'light' | 'heavy';
 
 /**
@@ -50,7 +81,7 @@ const SWEEP_EVERY_MS = 100;
 interface Waiting {
   readonly owner: Owner;
   readonly task: PoolTask;
-  readonly resolve: (a: PoolAnswer) => void;
+  readonly answered: (a: PoolAnswer) => void;
   /** performance.now() at submit */
   readonly at: number;
 }
@@ -81,6 +112,12 @@ const CANCELLED: PoolAnswer = { error: protocolError(RPC.CALL_CANCELLED) };
 export interface Scheduler {
   /** Queues a call for `owner`; resolves with its answer, or at once with NODE_BUSY over the bound. */
   submit(owner: Owner, cost: CostClass, task: PoolTask): Promise<PoolAnswer>;
+  /**
+   * submit without a promise of its own: `answered` gets the answer (at once for NODE_BUSY), exactly
+   * once, and must not throw. The call pipeline's way: a promise per call, and the microtask its
+   * settling costs, is a measurable part of a small call's front-end time.
+   */
+  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void;
   /** Looks for work again: an owner's calls may run now (it was paused and reads again). */
   wake(): void;
   /** calls waiting here */
@@ -119,9 +156,9 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   let heavyTasks = 0;
   let scheduled = false;
   // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
-  const bounded = new Map<AbortController, number>();
-  // Controllers not aborted are used again: piscina removes its listener when a task is done.
-  const spare: AbortController[] = [];
+  const bounded = new Map<TaskSignal, number>();
+  // Signals not aborted are used again: piscina removes its listener when a task is done.
+  const spare: TaskSignal[] = [];
   let sweeper: NodeJS.Timeout | undefined;
   // Cancel slots not in use (every call in the pool holds one, while there are enough), and the
   // slots of each owner's calls in the pool with the hook that cancels them when it closes. An
@@ -158,6 +195,11 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const sweep = () => {
     const now = Date.now();
     for (const [ctl, hardAt] of bounded) if (now > hardAt) ctl.abort();
+    // Stopped once no task is in the pool: kept between tasks, not made again for each.
+    if (bounded.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
   };
 
   /** Takes up to `max` calls of class `cls`, one per owner per round, rotating the ring. */
@@ -170,7 +212,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (out.length >= max) break;
       // Calls of closed owners are dropped as they come to the head of their share's queue.
       while (list.length > 0 && list[0]!.owner.isClosed) {
-        list.shift()!.resolve(CANCELLED);
+        list.shift()!.answered(CANCELLED);
         queuedIn[cls]--;
       }
       if (list.length === 0) {
@@ -196,30 +238,35 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     running += items.length;
     let lastDeadline = 0;
     for (const it of items) lastDeadline = Math.max(lastDeadline, it.task.deadline ?? Number.POSITIVE_INFINITY);
-    const ctl = Number.isFinite(lastDeadline) ? (spare.pop() ?? new AbortController()) : undefined;
+    const ctl = Number.isFinite(lastDeadline) ? (spare.pop() ?? new TaskSignal()) : undefined;
     if (ctl) {
       bounded.set(ctl, lastDeadline + HARD_BOUND_GRACE_MS);
       sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
     }
-    const slots = items.map((i) => holdSlot(i.owner));
-    void pool.runTask(
-      items.map((i, n) => (slots[n] === undefined ? i.task : { ...i.task, cancelSlot: slots[n] })),
-      ctl?.signal,
-    ).then((answers) => {
-      items.forEach((it, n) => slots[n] !== undefined && releaseSlot(it.owner, slots[n]));
+    const tasksOut: PoolTask[] = new Array(items.length);
+    for (let n = 0; n < items.length; n++) {
+      const it = items[n]!;
+      const slot = holdSlot(it.owner);
+      if (slot !== undefined) it.task.cancelSlot = slot;
+      tasksOut[n] = it.task;
+    }
+    void pool.runTask(tasksOut, ctl).then((answers) => {
+      for (const it of items) {
+        const slot = it.task.cancelSlot;
+        if (slot !== undefined) {
+          it.task.cancelSlot = undefined;
+          releaseSlot(it.owner, slot);
+        }
+      }
       if (timing) timing.run.observe((performance.now() - sentAt) / 1000);
       if (ctl) {
         bounded.delete(ctl);
-        if (!ctl.signal.aborted) spare.push(ctl);
-      }
-      if (bounded.size === 0 && sweeper) {
-        clearInterval(sweeper);
-        sweeper = undefined;
+        if (!ctl.aborted) spare.push(ctl);
       }
       tasks--;
       if (cls === 'heavy') heavyTasks--;
       running -= items.length;
-      items.forEach((it, i) => it.resolve(answers[i] ?? { error: protocolError(RPC.INTERNAL) }));
+      for (let i = 0; i < items.length; i++) items[i]!.answered(answers[i] ?? { error: protocolError(RPC.INTERNAL) });
       // Not at once: what else comes back or arrives in this turn travels in the same tasks.
       later();
     });
@@ -253,22 +300,23 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     }
   };
 
+  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void => {
+    if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return answered({ error: protocolError(RPC.NODE_BUSY) });
+    const at = performance.now();
+    if (cost === 'light') lastLight = at;
+    const r = ring[cost];
+    const share = owner.share ?? owner;
+    const list = r.get(share);
+    const waiting = { owner, task, answered, at };
+    if (list) list.push(waiting);
+    else r.set(share, [waiting]);
+    queuedIn[cost]++;
+    later();
+  };
+
   return {
-    submit(owner, cost, task) {
-      if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return Promise.resolve({ error: protocolError(RPC.NODE_BUSY) });
-      const at = performance.now();
-      if (cost === 'light') lastLight = at;
-      return new Promise<PoolAnswer>((resolve) => {
-        const r = ring[cost];
-        const share = owner.share ?? owner;
-        const list = r.get(share);
-        const waiting = { owner, task, resolve, at };
-        if (list) list.push(waiting);
-        else r.set(share, [waiting]);
-        queuedIn[cost]++;
-        later();
-      });
-    },
+    submit: (owner, cost, task) => new Promise<PoolAnswer>((resolve) => queue(owner, cost, task, resolve)),
+    queue,
     wake: later,
     get queued() {
       return queuedIn.light + queuedIn.heavy;

@@ -20,10 +20,12 @@ export interface PoolTask {
   /** the budget behind `deadline`, in ms, for the error message */
   readonly budgetMs?: number;
   /**
+   * (set by the scheduler as the call goes into a task, on the task object the call submitted:
+   * a copy per call would cost an object allocation for a field most of the way unused)
    * the call's place in WorkerInit.cancelled: once its connection closes, the front end sets it and
    * the call stops at its next look at its deadline (-32011, which nobody reads); none: not cancellable
    */
-  readonly cancelSlot?: number;
+  cancelSlot?: number;
 }
 
 /** What a subscribing call asks the front end to watch for its session. */

@@ -179,6 +179,31 @@ export class Session {
     );
   }
 
+  /**
+   * enqueue for a reply that `holder.reply` holds once `done` settles (a call still running): one
+   * promise reaction fewer per call than handing enqueue a promise of the reply.
+   */
+  enqueueWhen(done: Promise<unknown>, holder: { readonly reply?: Reply }): void {
+    if (this.closed) return;
+    const slot: Slot = { reply: undefined, notice: false, tag: holder };
+    this.queue.push(slot);
+    done.then(
+      () => {
+        if (holder.reply !== undefined) slot.reply = holder.reply;
+        else {
+          this.log.error('a call ended without a reply');
+          slot.reply = { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 };
+        }
+        this.flush();
+      },
+      (err: unknown) => {
+        this.log.error({ err }, 'a call ended without a reply');
+        slot.reply = { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 };
+        this.flush();
+      },
+    );
+  }
+
   private flush(): void {
     while (this.queue.length > 0 && this.queue[0]!.reply !== undefined) {
       const { reply, notice } = this.queue.shift()!;

@@ -1,0 +1,59 @@
+// The reply writer's arena (workers/reply-writer.ts): the replies of one task are written one after
+// another into shared buffers, and each finished reply must stay exactly what its call wrote, whatever
+// the calls after it do (write little, outgrow the arena, fail half-way, fill it up).
+import test from 'ava';
+import { ARENA_BYTES, ReplyArena, ReplyWriter } from '../workers/reply-writer.js';
+
+const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+const LIMITS = { maxBytes: 1 << 30, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
+
+test('replies of one task share an arena buffer and each keeps its own bytes', (t) => {
+  const arena = new ReplyArena();
+  const a = new ReplyWriter(LIMITS, arena).text('{"id":1,"result":').json({ x: 1 }).text('}').finish();
+  const b = new ReplyWriter(LIMITS, arena).text('{"id":2,"result":"é"}').finish();
+  t.is(a.buffer, b.buffer, 'small replies are in one buffer');
+  t.is(b.byteOffset, a.byteOffset + a.byteLength, 'one after the other');
+  t.is(text(a), '{"id":1,"result":{"x":1}}');
+  t.is(text(b), '{"id":2,"result":"é"}');
+});
+
+test('a reply that outgrows the arena moves to a buffer of its own; the arena goes on after the earlier replies', (t) => {
+  const arena = new ReplyArena();
+  const first = new ReplyWriter(LIMITS, arena).text('"first"').finish();
+  const bigText = 'x'.repeat(3 * ARENA_BYTES);
+  const big = new ReplyWriter(LIMITS, arena).text('"').text(bigText).text('"').finish();
+  const next = new ReplyWriter(LIMITS, arena).text('"next"').finish();
+  t.not(big.buffer, first.buffer);
+  t.is(text(big), `"${bigText}"`);
+  t.is(next.buffer, first.buffer, 'the arena is used again after a reply that left it');
+  t.is(next.byteOffset, first.byteLength, 'written where the arena ended, over nothing finished');
+  t.is(text(first), '"first"');
+  t.is(text(next), '"next"');
+});
+
+test('a call that fails half-way leaves no bytes behind: the next reply takes its place, the earlier ones are intact', (t) => {
+  const arena = new ReplyArena();
+  const first = new ReplyWriter(LIMITS, arena).text('"first"').finish();
+  const failed = new ReplyWriter({ ...LIMITS, maxBytes: 10 }, arena);
+  t.throws(() => failed.text('"').text('y'.repeat(40)), { message: /max-reply-bytes/ });
+  const next = new ReplyWriter(LIMITS, arena).text('"next"').finish();
+  t.is(next.byteOffset, first.byteLength);
+  t.is(text(first), '"first"');
+  t.is(text(next), '"next"');
+});
+
+test('the reply cap counts the reply alone, not what earlier replies wrote in the arena', (t) => {
+  const arena = new ReplyArena();
+  new ReplyWriter(LIMITS, arena).text('z'.repeat(3000)).finish();
+  const capped = new ReplyWriter({ ...LIMITS, maxBytes: 100 }, arena).text('w'.repeat(100)).finish();
+  t.is(capped.byteLength, 100);
+});
+
+test('a full arena is left to its replies and a fresh one is started', (t) => {
+  const arena = new ReplyArena();
+  const replies: Uint8Array[] = [];
+  for (let i = 0; i < 40; i++) replies.push(new ReplyWriter(LIMITS, arena).text(`"${String(i).padStart(1000, '0')}"`).finish());
+  const buffers = new Set(replies.map((r) => r.buffer));
+  t.true(buffers.size > 1 && buffers.size < replies.length, `${buffers.size} buffers for ${replies.length} replies`);
+  replies.forEach((r, i) => t.is(text(r), `"${String(i).padStart(1000, '0')}"`));
+});
