@@ -18,11 +18,26 @@ export interface Confirmation {
  */
 export type Waiter = (c: Confirmation | { dropped: string; error?: WireError }) => void;
 
+/**
+ * Outcomes (confirmed or dropped) kept for waiters that come after them. A push answered from
+ * another process (--processes: the writer holds its reply until every serving process has read the
+ * change) can be overtaken by the block that confirms the transaction or drops it, so the waiter
+ * the handler registers after the reply finds its outcome here. Only a transaction this node just
+ * accepted can be waited for (a duplicate is refused), so a few blocks' worth is enough.
+ */
+export const RECENT_OUTCOMES = 2000;
+
 export class Confirmations {
   private readonly waiters = new Map<string, Waiter[]>();
+  private readonly recent = new Map<string, Parameters<Waiter>[0]>();
 
-  /** Calls `w` once, when the transaction is in an applied block. */
+  /** Calls `w` once, when the transaction is in an applied block (at once if it was, just now). */
   wait(txid: string, w: Waiter): void {
+    const known = this.recent.get(txid);
+    if (known !== undefined) {
+      w(known);
+      return;
+    }
     const list = this.waiters.get(txid);
     if (list) list.push(w);
     else this.waiters.set(txid, [w]);
@@ -37,18 +52,25 @@ export class Confirmations {
     }
   }
 
+  private remember(txid: string, outcome: Parameters<Waiter>[0]): void {
+    this.recent.set(txid, outcome);
+    if (this.recent.size > RECENT_OUTCOMES) this.recent.delete(this.recent.keys().next().value!);
+  }
+
   onBlock(block: ProducedBlock): void {
     block.transactionIds.forEach((id, i) => {
+      const c: Confirmation = { id, block_num: block.blockNum, trx_num: i, trx: block.transactions[i]! };
+      this.remember(id, c);
       const list = this.waiters.get(id);
       if (!list) return;
       this.waiters.delete(id);
-      const c: Confirmation = { id, block_num: block.blockNum, trx_num: i, trx: block.transactions[i]! };
       for (const w of list) w(c);
     });
   }
 
   /** A pending transaction was dropped: its waiters learn why. */
   onDropped(txid: string, reason: string): void {
+    this.remember(txid, { dropped: reason });
     const list = this.waiters.get(txid);
     if (!list) return;
     this.waiters.delete(txid);
