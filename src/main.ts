@@ -479,15 +479,17 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   }
   // A follower starts before anything listens: an upstream that serves another chain refuses the
   // start. A producer starts once clients can be served, and makes its first block then.
-  if (config.follow) {
+  /** Runs one start-up step; when it fails, the writer stops and the store closes before the error goes on. */
+  const orUnwind = async <T>(step: () => Promise<T>): Promise<T> => {
     try {
-      await local.start();
+      return await step();
     } catch (err) {
       await local.stop();
       await store.close();
       throw err;
     }
-  }
+  };
+  if (config.follow) await orUnwind(() => local.start());
   const startProducing = async () => {
     if (!config.follow) await local.start();
   };
@@ -514,14 +516,7 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     reloadOptions: (next: Config) => options.reload(next),
   };
   if (config.processes === 1) {
-    let front: FrontEnd;
-    try {
-      front = await serveFrontEnd({ config, log, options, policy, pem, store, writer: local.writer, writerState: local.state });
-    } catch (err) {
-      await local.stop();
-      await store.close();
-      throw err;
-    }
+    const front: FrontEnd = await orUnwind(() => serveFrontEnd({ config, log, options, policy, pem, store, writer: local.writer, writerState: local.state }));
     await startProducing();
     log.info(
       { host: config.rpcEndpoint.host, port: front.port, workers: config.workers, loginApi: config.loginApiVariant, ...described },
@@ -539,14 +534,9 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   }
 
   // --processes N > 1: this process writes; N serving processes serve (README "Scaling out").
-  let serving: ServingProcesses;
-  try {
-    serving = await startServingProcesses({ count: config.processes, config, log, writer: local.writer, state: local.state, onState: local.onState, entry: new URL('./serving-process.js', import.meta.url) });
-  } catch (err) {
-    await local.stop();
-    await store.close();
-    throw err;
-  }
+  const serving: ServingProcesses = await orUnwind(() =>
+    startServingProcesses({ count: config.processes, config, log, writer: local.writer, state: local.state, onState: local.onState, entry: new URL('./serving-process.js', import.meta.url) }),
+  );
   await startProducing();
   log.info(
     { host: config.rpcEndpoint.host, port: serving.port, processes: config.processes, workers: config.workers, loginApi: config.loginApiVariant, ...described },
