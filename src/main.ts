@@ -302,6 +302,7 @@ async function serveFrontEnd(p: {
       running: parts.scheduler?.running ?? 0,
       busyWorkers: parts.pool?.busyWorkers ?? 0,
       workers: config.workers,
+      replySlab: parts.pool?.replySlab ?? NO_SLAB,
     }),
     head: () => {
       const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string; last_irreversible_block_num: number };
@@ -461,6 +462,9 @@ export function readerSlots(config: Pick<Config, 'processes' | 'workers'>): numb
   const perProcess = config.workers + 2;
   return Math.max(MIN_READER_SLOTS, 2 * (config.processes * perProcess + 2));
 }
+/** The reply slab before the pool is open (or in a process without one): nothing held. */
+const NO_SLAB = { slots: 0, inUse: 0, collected: 0 };
+
 const MIN_READER_SLOTS = 512;
 
 async function startLocked(config: Config, log: Logger): Promise<RunningNode> {

@@ -7,7 +7,9 @@ import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
 import { setAddressPrefix } from '../src/chain/public-key.js';
 import { decodeTasks } from '../src/protocol/codec.js';
-import type { PoolAnswer, PoolTask, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
+import type { PoolAnswer, PoolTask, WireAnswer, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
+import { slabRef } from '../src/protocol/reply-slab.js';
+import { SlabSlots } from './slab-slots.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { runCall } from './run-call.js';
 import { ReplyArena } from './reply-writer.js';
@@ -49,10 +51,13 @@ function kernelThreadId(): number | undefined {
   }
 }
 
+/** This thread's side of the reply slab; none when the pool gives none (tests' own pools). */
+const slots = init.replySlab ? new SlabSlots(init.replySlab, threadId) : undefined;
+
 /**
  * A batch of calls (the front end sends every call that arrived in one event-loop turn together,
- * so the thread hop is paid once per batch, not once per call). Answers come back in order; every
- * reply buffer is transferred, not copied.
+ * so the thread hop is paid once per batch, not once per call). Answers come back in order; a reply
+ * in the slab crosses as its position, every other reply buffer is transferred, not copied.
  */
 export default async function batch(taskBytes: Uint8Array): Promise<unknown> {
   let tasks: PoolTask[];
@@ -63,15 +68,26 @@ export default async function batch(taskBytes: Uint8Array): Promise<unknown> {
     return [{ error: protocolError(RPC.INTERNAL) }];
   }
   refreshSnapshot();
-  const answers: PoolAnswer[] = [];
-  // Small replies share a few arena buffers; a large one has its own. Each buffer is transferred once.
-  const arena = new ReplyArena();
+  const answers: WireAnswer[] = [];
+  // Replies go one after another into slab slots (or, with none free, a few arena buffers); a large one has its own buffer.
+  const arena = new ReplyArena(slots);
   const buffers = new Set<ArrayBuffer>();
-  for (const task of tasks) {
-    const a = await runCall(ctx, log, task, arena);
-    answers.push(a);
-    const bytes = a instanceof Uint8Array ? a : 'bytes' in a ? a.bytes : undefined;
-    if (bytes) buffers.add(bytes.buffer as ArrayBuffer);
+  const wire = (bytes: Uint8Array): number | Uint8Array => {
+    if (slots?.holds(bytes)) return slabRef(bytes.byteOffset, bytes.byteLength);
+    buffers.add(bytes.buffer as ArrayBuffer);
+    return bytes;
+  };
+  try {
+    for (const task of tasks) {
+      const a: PoolAnswer = await runCall(ctx, log, task, arena);
+      if (a instanceof Uint8Array) answers.push(wire(a));
+      else if ('bytes' in a) answers.push({ bytes: wire(a.bytes), subscriptions: a.subscriptions });
+      else answers.push(a);
+    }
+  } catch (err) {
+    arena.settle(true);
+    throw err;
   }
+  arena.settle();
   return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: answers } as never);
 }

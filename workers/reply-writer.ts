@@ -8,6 +8,8 @@
 // The same look tells whether the caller has gone (its connection closed): the call then stops with
 // -32011, an answer nobody reads, and its worker is free for the others.
 import { RPC, RpcError, limitError, protocolError } from '../src/errors.js';
+import { SLOT_BYTES } from '../src/protocol/reply-slab.js';
+import type { SlabSlots } from './slab-slots.js';
 
 /** Writes between two looks at the clock: a look costs ~25 ns, a write of a stored object ~100 ns or more. */
 export const DEADLINE_CHECK_EVERY = 64;
@@ -25,26 +27,73 @@ export interface WriterLimits {
 
 const NO_LIMITS: WriterLimits = { maxBytes: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
 
-/** Bytes of one arena: a dozen small replies. Small, because a reply the front end holds (waiting for its turn) holds its whole arena. */
+/** Bytes of an arena of its own (when no slab slot is free): a dozen small replies. Small, because a reply the front end holds (waiting for its turn) holds its whole arena. */
 export const ARENA_BYTES = 16 * 1024;
-/** A reply starts at the arena's free end when at least this much is free (else in a fresh arena); a reply that outgrows it moves to a buffer of its own, at least this size. */
+/** A reply starts at the arena's free end when at least this much is free (else in a fresh arena); a reply that outgrows it moves to a fresh slot, or to a buffer of its own, at least this size. */
 const INITIAL_BYTES = 4096;
+const EMPTY = new Uint8Array(0);
 
 /**
- * Where the replies of one task are written one after another, so that a task's small replies
- * cross to the front end in a few buffers instead of one each: each transferred buffer costs a
- * backing store, a transfer and a detach on both threads, more than copying a small reply.
+ * Where the replies of one task are written one after another: slots of the reply slab (memory the
+ * front end shares, src/protocol/reply-slab.ts), so that a task's replies cross as positions, with
+ * no buffer allocated, transferred and collected for them. Without a slab, or with every slot held,
+ * they go into buffers of the arena's own, a few replies each, that are transferred: each transferred
+ * buffer costs a backing store, a transfer and a detach on both threads, more than copying a small reply.
  * Replies run one at a time, so one writer at a time writes at the end of the arena.
  */
 export class ReplyArena {
   /** where the finished replies end in `buf` */
   used = 0;
-  buf: Uint8Array = Buffer.allocUnsafeSlow(ARENA_BYTES);
+  buf: Uint8Array = EMPTY;
+  /** the slab slot `buf` is, or -1 (a buffer of the arena's own) */
+  private slot = -1;
+  /** the slots this task claimed, and how many finished replies each holds */
+  private readonly claimed: number[] = [];
+  private readonly replies: number[] = [];
 
-  /** Room for a reply: the free end of this arena, or a fresh buffer when too little is left (the full one stays with its replies). */
+  constructor(private readonly slots?: SlabSlots) {}
+
+  /** Room for a reply: the free end of this arena, or a fresh place when too little is left (the full one stays with its replies). */
   room(): void {
     if (this.buf.length - this.used >= INITIAL_BYTES) return;
-    this.buf = Buffer.allocUnsafeSlow(ARENA_BYTES);
+    this.fresh();
+  }
+
+  /** A fresh place: a free slab slot, or (no slab, or none free) a buffer of the arena's own. */
+  fresh(): void {
+    const s = this.slots?.claim() ?? -1;
+    if (s >= 0) {
+      this.claimed.push(s);
+      this.replies.push(0);
+      this.buf = this.slots!.bytes(s);
+    } else {
+      this.buf = Buffer.allocUnsafeSlow(ARENA_BYTES);
+    }
+    this.slot = s;
+    this.used = 0;
+  }
+
+  /** The largest reply a fresh place may hold: a slot (0 without a slab: a reply that outgrows its arena gets a buffer of its own). */
+  get slotBytes(): number {
+    return this.slots ? SLOT_BYTES : 0;
+  }
+
+  /** A reply ends at `end` in `buf`: its place is kept. */
+  finished(end: number): void {
+    this.used = end;
+    if (this.slot >= 0) this.replies[this.replies.length - 1]!++;
+  }
+
+  /**
+   * After the task: the slots that hold no finished reply are free again (the front end frees the
+   * others once it has sent them); with `all`, every slot (the task failed: no answer crosses).
+   */
+  settle(all = false): void {
+    for (let i = 0; i < this.claimed.length; i++) if (all || this.replies[i] === 0) this.slots!.release(this.claimed[i]!);
+    this.claimed.length = 0;
+    this.replies.length = 0;
+    this.buf = EMPTY;
+    this.slot = -1;
     this.used = 0;
   }
 }
@@ -110,6 +159,21 @@ export class ReplyWriter {
   private reserve(n: number): void {
     if (this.len + n <= this.buf.length) return;
     const written = this.len - this.start;
+    const arena = this.arena;
+    if (arena && written + n <= arena.slotBytes) {
+      // A reply that fits a slot moves to a fresh one (the old one keeps the replies before it).
+      const from = this.buf;
+      const at = this.start;
+      arena.fresh();
+      if (written + n <= arena.buf.length) {
+        arena.buf.set(from.subarray(at, at + written), 0);
+        this.buf = arena.buf;
+        this.start = 0;
+        this.len = written;
+        return;
+      }
+      // No slot was free: the fresh arena is too small for this reply, which gets a buffer of its own.
+    }
     let size = Math.max(INITIAL_BYTES, (this.arena ? written : this.buf.length) * 2);
     while (size < written + n) size *= 2;
     // Not zero-filled (everything up to len is written before it is read) and never from Node's
@@ -151,7 +215,9 @@ export class ReplyWriter {
 
   /** JSON text (ASCII-fast path; anything else is UTF-8 encoded). */
   text(s: string): this {
-    this.reserve(s.length * 3);
+    // Room for the worst case (3 bytes a UTF-16 unit) when there is that much; else the exact size,
+    // so that a long text does not move a reply out of a slot it fits.
+    this.reserve(s.length * 3 <= this.buf.length - this.len ? s.length * 3 : Buffer.byteLength(s));
     // Short ASCII (the commas and brackets between stored objects, a small number) is copied byte by
     // byte: cheaper than a subarray and a native encodeInto call, which cost as much as the copy of
     // a stored object.
@@ -185,7 +251,7 @@ export class ReplyWriter {
    * the other replies in it). In an arena, the reply now holds its place there.
    */
   finish(): Uint8Array {
-    if (this.arena) this.arena.used = this.len;
+    if (this.arena) this.arena.finished(this.len);
     return this.buf.subarray(this.start, this.len);
   }
 

@@ -20,7 +20,14 @@ export interface MetricSources {
   /** open WebSocket connections, and HTTP requests in progress */
   connections(): { readonly ws: number; readonly http: number };
   /** calls waiting in the fair scheduler, calls in tasks the pool holds, and worker threads busy with a task */
-  pool(): { readonly queued: number; readonly running: number; readonly busyWorkers: number; readonly workers: number };
+  pool(): {
+    readonly queued: number;
+    readonly running: number;
+    readonly busyWorkers: number;
+    readonly workers: number;
+    /** the reply slab: its slots, those held now, and replies let go only when collected (never written) */
+    readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number };
+  };
   /** the head block's number and time (unix seconds), and the last irreversible block's number */
   head(): { readonly number: number; readonly time: number; readonly lastIrreversible: number };
   /** bytes held for clients that do not read (WebSocket queues and unsent HTTP replies) */
@@ -139,6 +146,9 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_pool_running_calls', 'Calls in tasks the worker pool holds (running, or next in line on a worker)', () => sources.pool().running);
   gauge('graphene_rpc_pool_busy_workers', 'Worker threads running a task', () => sources.pool().busyWorkers);
   gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes, of every serving process)', () => sources.pool().workers);
+  gauge('graphene_rpc_reply_slab_slots', 'Slots of the reply slab, the memory workers write replies into', () => sources.pool().replySlab.slots);
+  gauge('graphene_rpc_reply_slab_slots_in_use', 'Reply slab slots held: a worker writing into them, or replies not yet written to their clients', () => sources.pool().replySlab.inUse);
+  counterOf(registry, 'graphene_rpc_reply_slab_collected_total', 'Replies in the reply slab dropped unwritten (their connection had closed), whose slots came back only when they were collected', () => sources.pool().replySlab.collected);
   const poolTiming = {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
     run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),

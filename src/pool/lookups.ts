@@ -3,6 +3,8 @@
 import { RpcError } from '../errors.js';
 import type { Owner, Scheduler } from './scheduler.js';
 import { idInstance } from '../chain/object-id.js';
+import { releaseReply } from '../protocol/reply-slab.js';
+import type { PoolAnswer } from '../protocol/thread-messages.js';
 
 /** Chain reads the front end needs for its own calls. */
 export interface ChainLookups {
@@ -23,14 +25,21 @@ export interface ChainLookups {
 
 const decoder = new TextDecoder();
 
+/** An answer's text (the reply's bytes are let go once read), or its error thrown. */
+function textOf(answer: PoolAnswer): string {
+  if (!(answer instanceof Uint8Array) && 'error' in answer) throw new RpcError(answer.error);
+  const bytes = answer instanceof Uint8Array ? answer : answer.bytes;
+  const text = decoder.decode(bytes);
+  releaseReply(bytes);
+  return text;
+}
+
 /** The front end's own calls share the fair queue as one owner. */
 const FRONT_END = { isClosed: false, isPaused: false };
 
 export function chainLookups(scheduler: Scheduler): ChainLookups {
   const value = async (set: string, method: string, params: unknown[]): Promise<unknown> => {
-    const answer = await scheduler.submit(FRONT_END, 'light', { set, method, params });
-    if (!(answer instanceof Uint8Array) && 'error' in answer) throw new RpcError(answer.error);
-    return JSON.parse(decoder.decode(answer instanceof Uint8Array ? answer : answer.bytes));
+    return JSON.parse(textOf(await scheduler.submit(FRONT_END, 'light', { set, method, params })));
   };
   return {
     assetId: async (symbolOrId) => (await value('database', 'get_asset_id_from_string', [symbolOrId])) as string,
@@ -42,9 +51,7 @@ export function chainLookups(scheduler: Scheduler): ChainLookups {
       return namesOrIds.map((s) => (isId(s) ? idInstance(s) : byName.get(s)));
     },
     async transferPage(owner, params, heavy) {
-      const answer = await scheduler.submit(owner, heavy ? 'heavy' : 'light', { set: 'deposits', method: 'get_transfers', params });
-      if (!(answer instanceof Uint8Array) && 'error' in answer) throw new RpcError(answer.error);
-      return decoder.decode(answer instanceof Uint8Array ? answer : answer.bytes);
+      return textOf(await scheduler.submit(owner, heavy ? 'heavy' : 'light', { set: 'deposits', method: 'get_transfers', params }));
     },
   };
 }

@@ -6,7 +6,9 @@ import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { encodeTasks } from '../protocol/codec.js';
-import { isWorkerUp, type PoolAnswer, type PoolTask, type WorkerInit } from '../protocol/thread-messages.js';
+import { isWorkerUp, type PoolAnswer, type PoolTask, type WireAnswer, type WorkerInit } from '../protocol/thread-messages.js';
+import { createReplySlab } from '../protocol/reply-slab.js';
+import { SlabLeases } from './slab-leases.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 
 /**
@@ -62,6 +64,11 @@ export interface CallPool {
    * replaced (one that failed or ran past its hard time bound) until its replacement is up.
    */
   readonly workersUp: number;
+  /**
+   * The reply slab now: its slots, those held (by a worker writing, or by the front end until it has
+   * written their replies), and the replies let go only when collected (dropped unwritten).
+   */
+  readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number };
   /** Tells the workers that the store changed (after a block): their next reads see it. */
   storeChanged(): void;
   /** Resolves once every worker has loaded and opened the store. */
@@ -92,7 +99,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const cancelSlots = TASKS_PER_WORKER * config.workers * MAX_CALLS_PER_TASK;
   const cancelled = new SharedArrayBuffer(4 * cancelSlots);
   const cancelFlags = new Int32Array(cancelled);
-  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled };
+  const replySlab = createReplySlab(config.workers);
+  const leases = new SlabLeases(replySlab);
+  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab };
   const piscina = new Piscina({
     filename: WORKER_LOADER,
     minThreads: config.workers,
@@ -132,11 +141,26 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   // tell them apart: a handler's thrown error and a crash both arrive as the worker's Error, but only
   // the crash costs a thread. close() removes every thread too; those are not replacements.
   let closing = false;
+  // Slots a dead thread held go back (it never handed their replies over).
+  const sweepSlab = () => {
+    const live = new Set<number>();
+    for (const w of piscina.threads) if (w.threadId > 0) live.add(w.threadId);
+    const freed = leases.sweep(live);
+    if (freed > 0) log.warn({ slots: freed }, 'reply slab slots of a worker thread that ended are free again');
+  };
   piscina.on('workerDestroy', (worker: { id: number }) => {
     if (closing) return;
+    // After this event piscina drops the thread from its list: look once it has.
+    setImmediate(sweepSlab);
     log.warn({ thread: worker.id }, 'a worker thread ended; piscina starts another');
     opts.onWorkerReplaced?.();
   });
+  /** An answer as the front end uses it: a reply in the slab becomes a view of it, held until written. */
+  const fromWire = (a: WireAnswer): PoolAnswer => {
+    if (typeof a === 'number') return leases.view(a);
+    if ('bytes' in a && typeof a.bytes === 'number') return { bytes: leases.view(a.bytes), subscriptions: a.subscriptions };
+    return a as PoolAnswer;
+  };
   /**
    * One task on a worker. When the worker fails (the task throws, the thread exits or crashes) the
    * calls of a task of several run again one to a task: the calls are read-only, and one call that
@@ -146,7 +170,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> => {
     const bytes = encodeTasks(tasks);
     return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
-      (answers: PoolAnswer[]) => {
+      (wire: WireAnswer[]) => {
+        const answers = wire.map(fromWire);
         if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
         return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
       },
@@ -186,6 +211,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
       return workersUp();
     },
     runTask,
+    get replySlab() {
+      return { slots: leases.slots, inUse: leases.slotsInUse, collected: leases.collected };
+    },
     storeChanged() {
       Atomics.add(version, 0, 1);
     },

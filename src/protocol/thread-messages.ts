@@ -1,6 +1,7 @@
 // What crosses between the front end and the workers. Both sides import only this file's types.
 import type { WireError } from '../errors.js';
 import type { Config } from '../config.js';
+import type { ReplySlabInit } from './reply-slab.js';
 
 /** One call, msgpackr-encoded by the front end. */
 export interface PoolTask {
@@ -39,6 +40,12 @@ export interface Subscriptions {
 export type PoolAnswer = Uint8Array | { readonly bytes: Uint8Array; readonly subscriptions: Subscriptions } | { readonly error: WireError };
 
 /**
+ * An answer as it crosses from the worker: reply bytes in the reply slab travel as a number
+ * (src/protocol/reply-slab.ts: slabRef), which the pool turns into a view of the slab.
+ */
+export type WireAnswer = number | Uint8Array | { readonly bytes: number | Uint8Array; readonly subscriptions: Subscriptions } | { readonly error: WireError };
+
+/**
  * What a worker thread posts (parentPort) once its store is open, with its threadId: the pool counts
  * the threads that are up from these, so that a thread being replaced or still starting is not one.
  */
@@ -61,4 +68,6 @@ export interface WorkerInit {
   readonly storeVersion: SharedArrayBuffer;
   /** Int32 flags, one per call that may be in a task at once (PoolTask.cancelSlot): non-zero when its caller has gone. */
   readonly cancelled: SharedArrayBuffer;
+  /** where workers write their replies (src/protocol/reply-slab.ts); none: every reply in a buffer of its own */
+  readonly replySlab?: ReplySlabInit;
 }

@@ -16,6 +16,7 @@ import { LogBudget, type Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
 import { RPC, httpStatusFor, limitError, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
+import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
 import type { Connection, ConnectionFactory, Credentials } from '../pipeline/connection.js';
 import { connectionLimits, type Refusal } from './connection-limits.js';
 import { framingFault } from './framing.js';
@@ -265,6 +266,7 @@ export async function startServer(
       const out: (string | Uint8Array)[] = [];
       const writeOut = () => {
         if (data.conn?.isClosed) {
+          for (const body of out) releaseReply(body);
           out.length = 0;
           return;
         }
@@ -273,6 +275,8 @@ export async function startServer(
         ws.cork(() => {
           for (const body of out) {
             const status = ws.send(body, false);
+            // uWS has the bytes now (what the socket did not take is copied into its buffer).
+            releaseReply(body);
             // 2 = dropped at the per-connection backpressure limit; uWS then closes the socket itself.
             if (status === 2) dropped++;
             else if (status === 0) held = true;
@@ -286,7 +290,8 @@ export async function startServer(
         if (held && dropped === 0) holding(ws);
       };
       data.conn = newConnection('ws', data.credentials, data.address, (reply) => {
-        if (!reply || data.conn?.isClosed) return;
+        if (!reply) return;
+        if (data.conn?.isClosed) return releaseReply(reply.body);
         out.push(reply.body);
         if (out.length === 1) writeSoon(writeOut);
       });
@@ -418,7 +423,10 @@ export async function startServer(
     });
     /** Writes the body with backpressure: what the socket cannot take now is held here, counted, and sent as it drains. */
     const sendBody = (body: string | Uint8Array) => {
-      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      // Bytes held here until the client reads them must be ours: a reply in the reply slab is
+      // copied out of it (and the slab's slot let go) rather than kept for as long as the client takes.
+      const bytes = typeof body === 'string' || body instanceof LeasedBytes ? Buffer.from(body) : body;
+      releaseReply(body);
       const start = res.getWriteOffset();
       const [, done] = res.tryEnd(bytes, bytes.byteLength);
       if (done) return release();
@@ -440,7 +448,10 @@ export async function startServer(
       track();
     };
     const write = (status: number, body: string | Uint8Array | undefined, close = false) => {
-      if (answered) return;
+      if (answered) {
+        if (body !== undefined) releaseReply(body);
+        return;
+      }
       answered = true;
       res.cork(() => {
         res.writeStatus(STATUS_TEXT[status] ?? String(status));
@@ -451,6 +462,7 @@ export async function startServer(
         // larger replies are written with backpressure and counted against --max-buffered-bytes.
         if (body === undefined || close || body.length <= SMALL_REPLY_BYTES / 3) {
           res.end(body, close);
+          if (body !== undefined) releaseReply(body);
           release();
         } else {
           sendBody(body);

@@ -1,0 +1,69 @@
+// The front end's side of the reply slab (src/protocol/reply-slab.ts): replies arrive as positions in
+// the slab and become views of it (LeasedBytes); a slot is free again for the workers once every
+// reply in it has been written (releaseReply), or dropped and collected.
+import { HELD_BY_FRONT_END, LeasedBytes, SLOT_BYTES, slabLength, slabOffset, type Lease, type ReplySlabInit } from '../protocol/reply-slab.js';
+
+export class SlabLeases {
+  private readonly holders: Int32Array;
+  /** replies handed out and not yet ended, per slot (this thread's own count) */
+  private readonly pending: Int32Array;
+  /** ends a lease once: the slot goes back to the workers with its last reply */
+  private readonly end = (lease: Lease): void => {
+    if (lease.done) return;
+    lease.done = true;
+    if (--this.pending[lease.slot]! === 0) Atomics.store(this.holders, lease.slot, 0);
+  };
+  /**
+   * The safety net: a reply dropped without being written (its connection closed while it waited
+   * its turn, say) ends its lease when it is collected, so no path can keep a slot for good.
+   */
+  private readonly net = new FinalizationRegistry<Lease>((lease) => {
+    if (lease.done) return;
+    this.collected++;
+    this.end(lease);
+  });
+  /** leases ended by the safety net rather than by a write (for tests and metrics) */
+  collected = 0;
+
+  constructor(private readonly init: ReplySlabInit) {
+    this.holders = new Int32Array(init.holders);
+    this.pending = new Int32Array(this.holders.length);
+  }
+
+  /** The reply at `ref` (slabRef) as a view of the slab, held until released. */
+  view(ref: number): LeasedBytes {
+    const offset = slabOffset(ref);
+    const slot = Math.floor(offset / SLOT_BYTES);
+    if (this.pending[slot]!++ === 0) Atomics.store(this.holders, slot, HELD_BY_FRONT_END);
+    // Typed arrays take a SharedArrayBuffer; the lib types name ArrayBuffer only.
+    const body = new LeasedBytes(this.init.bytes as unknown as ArrayBuffer, offset, slabLength(ref));
+    const lease: Lease = { slot, done: false, end: this.end };
+    body.lease = lease;
+    this.net.register(body, lease);
+    return body;
+  }
+
+  /**
+   * Frees the slots held by worker threads that are gone (`live`: the threadIds of the pool's
+   * threads now): a thread that died during a task never handed its replies over.
+   */
+  sweep(live: ReadonlySet<number>): number {
+    let freed = 0;
+    for (let i = 0; i < this.holders.length; i++) {
+      const h = Atomics.load(this.holders, i);
+      if (h > 0 && !live.has(h) && Atomics.compareExchange(this.holders, i, h, 0) === h) freed++;
+    }
+    return freed;
+  }
+
+  /** Slots held now, by a worker or by the front end. */
+  get slotsInUse(): number {
+    let n = 0;
+    for (let i = 0; i < this.holders.length; i++) if (Atomics.load(this.holders, i) !== 0) n++;
+    return n;
+  }
+
+  get slots(): number {
+    return this.holders.length;
+  }
+}

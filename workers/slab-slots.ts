@@ -1,0 +1,49 @@
+// A worker's side of the reply slab (src/protocol/reply-slab.ts): claiming free slots to write replies
+// into, and giving back the ones a task ended up not using. The front end frees the others.
+import { SLOT_BYTES, type ReplySlabInit } from '../src/protocol/reply-slab.js';
+
+export class SlabSlots {
+  private readonly holders: Int32Array;
+  private readonly view: Buffer;
+  private readonly count: number;
+  /** where the next search for a free slot starts: slots are taken round the slab, not always the first free one */
+  private next = 0;
+
+  /** `me`: this thread's mark in the holders, a non-zero id no other live thread uses (its threadId). */
+  constructor(
+    private readonly init: ReplySlabInit,
+    private readonly me: number,
+  ) {
+    if (me <= 0) throw new Error('a slab holder needs an id above 0');
+    this.holders = new Int32Array(init.holders);
+    this.view = Buffer.from(init.bytes);
+    this.count = this.holders.length;
+  }
+
+  /** A free slot, now this thread's; -1 when every slot is held. */
+  claim(): number {
+    for (let k = 0; k < this.count; k++) {
+      const i = (this.next + k) % this.count;
+      if (Atomics.compareExchange(this.holders, i, 0, this.me) === 0) {
+        this.next = i + 1;
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Gives back a slot this thread claimed and wrote no finished reply into. */
+  release(slot: number): void {
+    Atomics.compareExchange(this.holders, slot, this.me, 0);
+  }
+
+  /** The slot's bytes (a view of the shared memory). */
+  bytes(slot: number): Buffer {
+    return this.view.subarray(slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES);
+  }
+
+  /** Whether `bytes` lie in the slab. */
+  holds(bytes: Uint8Array): boolean {
+    return bytes.buffer === this.init.bytes;
+  }
+}
