@@ -189,6 +189,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   }
   lines.push('');
   lines.push(...goals(r, find), '');
+  lines.push(...bounds(r, find), '');
   lines.push(...cpuSection(r), '');
   lines.push(...scalingSection(r), '');
   lines.push(...processesSection(r), '');
@@ -363,6 +364,81 @@ function goals(r: BenchReport, find: Finder): string[] {
   const gIdle = r.idle.find((i) => i.system.startsWith('graphene-rpc'));
   row('ws-idle < 10 KiB per session', gIdle?.bytesPerSession, (v) => v < 10 * 1024, (v) => `${(v / 1024).toFixed(1)} KiB with ${gIdle!.sessions} sessions`);
   return out;
+}
+
+/**
+ * For each target this run did not meet, what bounds it, from this run's own measurements: the
+ * CPUs (the node and the load generator share them), the front-end thread, the pool's crossing, or
+ * the scenario's fixed concurrency (Little's law).
+ */
+function bounds(r: BenchReport, find: Finder): string[] {
+  const cpus = r.machine.cpus;
+  const out: string[] = [];
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  const us = (v: number) => v.toFixed(1);
+  // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call); the serial thread at 10⁶ / its µs.
+  const cpuBound = (x: RunResult) => (cpus * 1e6) / (nodeCpu(x.cpuUs!) + x.cpuUs!.generator);
+  const serialBound = (x: RunResult) => 1e6 / Math.max(x.cpuUs!.frontEnd, 1e-3);
+  const split = (c: NonNullable<RunResult['cpuUs']>) => `front end ${us(c.frontEnd)}, pool workers ${us(c.workers)}, other threads ${us(c.other)}`;
+
+  const share = (s: string, kind: string, k: number, label: string) => {
+    const g = bestGraphene(r, s);
+    const o = find(s, kind);
+    if (!g?.cpuUs || !o || g.throughput >= k * o.throughput) return;
+    const need = k * o.throughput;
+    const budget = (cpus * 1e6) / need - g.cpuUs.generator;
+    out.push(
+      `- **${label}** needs ${n(need)} calls/s (${k}× the ${kind}'s ${n(o.throughput)}${saturated(o) ? ', itself a lower bound: its generator was saturated' : ''}); graphene-rpc made ${n(g.throughput)}. ` +
+        `Per call it spent ${us(nodeCpu(g.cpuUs))} µs of node CPU (${split(g.cpuUs)}) and the load generator ${us(g.cpuUs.generator)} µs: on ${cpus} CPUs that bounds it at ${cpus}·10⁶ / ${us(nodeCpu(g.cpuUs) + g.cpuUs.generator)} = ${n(cpuBound(g))} calls/s; the front-end thread alone would allow ${n(serialBound(g))}. ` +
+        (budget > 0
+          ? `On this machine the target needs the node to spend at most ${us(budget)} µs per call, ${us(nodeCpu(g.cpuUs) - budget)} µs less than now.`
+          : `On this machine the load generator alone would need more CPU than there is at that rate: the target cannot be shown here.`),
+    );
+  };
+  share('ws-history', 'ceiling', 0.4, 'ws-history ≥ 0.4× the ceiling');
+  share('ws-history', 'conventional', 1.5, 'ws-history ≥ 1.5× the conventional stack');
+  share('ws-small', 'ceiling', 0.7, 'ws-small ≥ 0.7× the ceiling');
+  share('http-small', 'ceiling', 0.8, 'http-small ≥ 0.8× the ceiling');
+
+  const frontEnd = (s: string, label: string, limit: (g: NonNullable<RunResult['cpuUs']>, o: NonNullable<RunResult['cpuUs']>) => number, kind: string) => {
+    const g = bestGraphene(r, s)?.cpuUs;
+    const o = find(s, kind)?.cpuUs;
+    if (!g || !o || g.frontEnd <= limit(g, o)) return;
+    const ceiling = find(s, 'ceiling')?.cpuUs;
+    out.push(
+      `- **${label}**: ${us(g.frontEnd)} µs, the target ${us(limit(g, o))} µs. ` +
+        (ceiling ? `Receiving a frame and writing a reply of the same size costs the ceiling server ${us(nodeCpu(ceiling))} µs in all; ` : '') +
+        `the rest of the front end's time is the call's own: parsing its JSON, the pipeline's layers (session, access, limits, routing, fair queue), handing it to a worker and taking its answer back. ` +
+        `Its pool workers spend ${us(g.workers)} µs on it as well.`,
+    );
+  };
+  frontEnd('ws-small', "front-end CPU per small call ≤ 1.5× the ceiling server's", (_g, c) => 1.5 * nodeCpu(c), 'ceiling');
+  frontEnd('ws-history', "front-end CPU per history call ≤ 10% of the conventional stack's", (_g, v) => 0.1 * nodeCpu(v), 'conventional');
+
+  for (const s of [...new Set(closed(r).map((x) => x.scenario))]) {
+    const g = bestGraphene(r, s)?.cpuUs;
+    const v = find(s, 'conventional')?.cpuUs;
+    if (!g || !v || nodeCpu(g) <= nodeCpu(v)) continue;
+    out.push(
+      `- **${s}: total CPU per call ≤ the conventional stack's**: ${us(nodeCpu(g))} µs against ${us(nodeCpu(v))}. The conventional stack parses, runs the handler and writes on one thread (${us(v.frontEnd)} µs, other threads ${us(v.other)}); ` +
+        `graphene-rpc spends ${us(g.frontEnd)} µs on its front end and ${us(g.workers)} µs in pool workers (other threads ${us(g.other)}): the hop to a worker and back, which buys the use of every core, costs more than it saves here.`,
+    );
+  }
+
+  const mixed = bestGraphene(r, 'ws-mixed');
+  const mixedP99 = mixed?.latency.small?.p99;
+  if (mixed?.inFlight && mixedP99 !== undefined && mixedP99 >= 10) {
+    const mean = (mixed.inFlight / mixed.throughput) * 1000;
+    const need = mixed.throughput * (mixedP99 / 10);
+    out.push(
+      `- **ws-mixed small-call p99 < 10 ms**: ${mixedP99} ms. The closed loop keeps ${mixed.inFlight} calls in flight, so at ${n(mixed.throughput)} calls/s a call takes ${mean.toFixed(1)} ms from send to reply on average (Little's law), and the p99 is ${(mixedP99 / mean).toFixed(1)}× that. ` +
+        `At this concurrency a p99 under 10 ms needs about ${n(need)} calls/s` +
+        (mixed.cpuUs ? `; the CPUs bound this run at ${n(cpuBound(mixed))}.` : '.') +
+        ' An open-loop client at a rate the node sustains sees far lower latency (Capacity advice).',
+    );
+  }
+  if (out.length === 0) return [];
+  return ['## What bounds the targets not met', '', 'Each figure is from this run.', '', ...out];
 }
 
 /**

@@ -31,6 +31,8 @@ export interface RunResult {
   nodeCpuPercent: number;
   nodeRssMiB: number;
   generatorUtilisation: number;
+  /** closed loop: calls kept in flight (connections × calls in flight on each) */
+  inFlight?: number;
   /** GET /metrics that answered during the run (--scrape-ms) */
   scrapes?: number;
   /** CPU microseconds per completed call, by thread (bench/run.ts cpuPerCall) */

@@ -486,7 +486,7 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
     generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
     cpuUs: cpuPerCall(sys, threadsBefore, threadsAfter, generator, result.completed),
-    ...(spec.rate > 0 ? { offeredRate: spec.rate } : {}),
+    ...(spec.rate > 0 ? { offeredRate: spec.rate } : { inFlight: spec.connections * spec.inflight }),
     ...(scraped ? { scrapes: scraped.scrapes } : {}),
     ...extra,
   };
