@@ -214,3 +214,13 @@ async function metric(rpcUrl: string, name: string): Promise<number> {
   if (!line) throw new Error(`no ${name} in /metrics`);
   return Number(line.split(' ')[1]);
 }
+
+test('replies are placed in their slot at 8-byte aligned offsets (V8 copies into shared memory byte by byte otherwise)', (t) => {
+  const init = createReplySlab(1);
+  const slots = new SlabSlots(init, WORKER);
+  const leases = new SlabLeases(init);
+  const replies = ['"a"', '"bb"', '"ccccc"', `"${'d'.repeat(1001)}"`, '7'];
+  const got = task(slots, leases, replies) as LeasedBytes[];
+  t.deepEqual(got.map(text), replies);
+  for (const b of got) t.is(b.byteOffset % 8, 0, `offset ${b.byteOffset}`);
+});

@@ -34,54 +34,89 @@ const INITIAL_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
 
 /**
- * Where the replies of one task are written one after another: slots of the reply slab (memory the
- * front end shares, src/protocol/reply-slab.ts), so that a task's replies cross as positions, with
- * no buffer allocated, transferred and collected for them. Without a slab, or with every slot held,
- * they go into buffers of the arena's own, a few replies each, that are transferred: each transferred
- * buffer costs a backing store, a transfer and a detach on both threads, more than copying a small reply.
- * Replies run one at a time, so one writer at a time writes at the end of the arena.
+ * Where the replies of one task are written one after another.
+ *
+ * With the reply slab (memory the front end shares, src/protocol/reply-slab.ts) each reply is written
+ * into a private staging buffer and, once finished, copied whole into a slab slot, at an 8-byte
+ * aligned place; it crosses as a position, with no buffer allocated, transferred and collected for
+ * it. Not written into the slot piece by piece: V8 copies into shared memory with relaxed atomic
+ * moves, byte by byte unless source and target are equally aligned, so a hundred small unaligned
+ * copies (a history page's entries) cost ten times one aligned copy of the whole page. With every
+ * slot held, a reply gets a buffer of its own.
+ *
+ * Without a slab (tests, tools), replies go straight into buffers of the arena's own, a few replies
+ * each, that are transferred: each transferred buffer costs a backing store, a transfer and a detach
+ * on both threads, more than copying a small reply.
+ *
+ * Replies run one at a time, so one writer at a time writes in the arena.
  */
 export class ReplyArena {
-  /** where the finished replies end in `buf` */
+  /** where the finished replies end in `buf` (with a slab: always 0, each reply starts its staging buffer) */
   used = 0;
+  /** where the next reply is written: the arena's buffer, or with a slab the staging buffer */
   buf: Uint8Array = EMPTY;
-  /** the slab slot `buf` is, or -1 (a buffer of the arena's own) */
+  /** with a slab: the slot being filled (-1: none yet), its bytes, and where its replies end */
   private slot = -1;
+  private slotBytes: Uint8Array = EMPTY;
+  private slotUsed = 0;
   /** the slots this task claimed, and how many finished replies each holds */
   private readonly claimed: number[] = [];
   private readonly replies: number[] = [];
 
-  constructor(private readonly slots?: SlabSlots) {}
-
-  /** Room for a reply: the free end of this arena, or a fresh place when too little is left (the full one stays with its replies). */
-  room(): void {
-    if (this.buf.length - this.used >= INITIAL_BYTES) return;
-    this.fresh();
+  constructor(private readonly slots?: SlabSlots) {
+    if (slots) this.buf = slots.staging();
   }
 
-  /** A fresh place: a free slab slot, or (no slab, or none free) a buffer of the arena's own. */
-  fresh(): void {
-    const s = this.slots?.claim() ?? -1;
-    if (s >= 0) {
-      this.claimed.push(s);
-      this.replies.push(0);
-      this.buf = this.slots!.bytes(s);
-    } else {
-      this.buf = Buffer.allocUnsafeSlow(ARENA_BYTES);
+  /** Whether replies are staged and then placed in the slab (finish calls place). */
+  get staged(): boolean {
+    return this.slots !== undefined;
+  }
+
+  /** Room for a reply: the free end of this arena, or a fresh buffer when too little is left (the full one stays with its replies). */
+  room(): void {
+    if (this.slots) {
+      this.used = 0;
+      return;
     }
-    this.slot = s;
+    if (this.buf.length - this.used >= INITIAL_BYTES) return;
+    this.buf = Buffer.allocUnsafeSlow(ARENA_BYTES);
     this.used = 0;
   }
 
-  /** The largest reply a fresh place may hold: a slot (0 without a slab: a reply that outgrows its arena gets a buffer of its own). */
-  get slotBytes(): number {
-    return this.slots ? SLOT_BYTES : 0;
+  /** The staging buffer outgrew itself: `next` replaces it (and is kept for later replies and tasks). */
+  restaged(next: Buffer): void {
+    this.buf = next;
   }
 
-  /** A reply ends at `end` in `buf`: its place is kept. */
+  /** Without a slab: a reply ends at `end` in `buf`, and its place is kept. */
   finished(end: number): void {
     this.used = end;
-    if (this.slot >= 0) this.replies[this.replies.length - 1]!++;
+  }
+
+  /** With a slab: the staged reply of `length` bytes, copied to its place: a slab slot, or (none free, or larger than a slot) a buffer of its own. */
+  place(length: number): Uint8Array {
+    const reply = this.buf.subarray(0, length);
+    if (length <= SLOT_BYTES) {
+      let at = (this.slotUsed + 7) & ~7;
+      if (this.slot < 0 || at + length > SLOT_BYTES) {
+        this.slot = this.slots!.claim();
+        if (this.slot >= 0) {
+          this.claimed.push(this.slot);
+          this.replies.push(0);
+          this.slotBytes = this.slots!.bytes(this.slot);
+        }
+        at = 0;
+      }
+      if (this.slot >= 0) {
+        this.slotBytes.set(reply, at);
+        this.slotUsed = at + length;
+        this.replies[this.replies.length - 1]!++;
+        return this.slotBytes.subarray(at, at + length);
+      }
+    }
+    const own = Buffer.allocUnsafeSlow(length);
+    own.set(reply);
+    return own;
   }
 
   /**
@@ -92,8 +127,11 @@ export class ReplyArena {
     for (let i = 0; i < this.claimed.length; i++) if (all || this.replies[i] === 0) this.slots!.release(this.claimed[i]!);
     this.claimed.length = 0;
     this.replies.length = 0;
+    if (this.slots && this.buf !== EMPTY) this.slots.unstage(this.buf as Buffer);
     this.buf = EMPTY;
     this.slot = -1;
+    this.slotBytes = EMPTY;
+    this.slotUsed = 0;
     this.used = 0;
   }
 }
@@ -159,21 +197,6 @@ export class ReplyWriter {
   private reserve(n: number): void {
     if (this.len + n <= this.buf.length) return;
     const written = this.len - this.start;
-    const arena = this.arena;
-    if (arena && written + n <= arena.slotBytes) {
-      // A reply that fits a slot moves to a fresh one (the old one keeps the replies before it).
-      const from = this.buf;
-      const at = this.start;
-      arena.fresh();
-      if (written + n <= arena.buf.length) {
-        arena.buf.set(from.subarray(at, at + written), 0);
-        this.buf = arena.buf;
-        this.start = 0;
-        this.len = written;
-        return;
-      }
-      // No slot was free: the fresh arena is too small for this reply, which gets a buffer of its own.
-    }
     let size = Math.max(INITIAL_BYTES, (this.arena ? written : this.buf.length) * 2);
     while (size < written + n) size *= 2;
     // Not zero-filled (everything up to len is written before it is read) and never from Node's
@@ -184,7 +207,9 @@ export class ReplyWriter {
     this.buf = next;
     this.start = 0;
     this.len = written;
-    this.arena = undefined;
+    // A staged reply stays staged (the larger buffer is kept for the arena's later replies).
+    if (this.arena?.staged) this.arena.restaged(next);
+    else this.arena = undefined;
   }
 
   /** Bytes that are already JSON (a stored object). */
@@ -251,6 +276,7 @@ export class ReplyWriter {
    * the other replies in it). In an arena, the reply now holds its place there.
    */
   finish(): Uint8Array {
+    if (this.arena?.staged) return this.arena.place(this.len);
     if (this.arena) this.arena.finished(this.len);
     return this.buf.subarray(this.start, this.len);
   }

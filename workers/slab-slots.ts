@@ -2,6 +2,11 @@
 // into, and giving back the ones a task ended up not using. The front end frees the others.
 import { SLOT_BYTES, type ReplySlabInit } from '../src/protocol/reply-slab.js';
 
+/** A staging buffer's first size: a slot's, so that a reply that fits a slot is written without growing it. */
+const STAGING_BYTES = SLOT_BYTES;
+/** The largest staging buffer kept between tasks. */
+const STAGING_KEPT_BYTES = 4 * 1024 * 1024;
+
 export class SlabSlots {
   private readonly holders: Int32Array;
   private readonly view: Buffer;
@@ -40,6 +45,19 @@ export class SlabSlots {
   /** The slot's bytes (a view of the shared memory). */
   bytes(slot: number): Buffer {
     return this.view.subarray(slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES);
+  }
+
+  /** Staging buffers not in use: one per task running at once on this thread, kept between tasks. */
+  private readonly spare: Buffer[] = [];
+
+  /** A buffer to write replies in before they are placed in the slab (ReplyArena). */
+  staging(): Buffer {
+    return this.spare.pop() ?? Buffer.allocUnsafeSlow(STAGING_BYTES);
+  }
+
+  /** A staging buffer back for the next task; one grown past STAGING_KEPT_BYTES (a huge reply) is let go. */
+  unstage(buf: Buffer): void {
+    if (buf.length <= STAGING_KEPT_BYTES && this.spare.length < 4) this.spare.push(buf);
   }
 
   /** Whether `bytes` lie in the slab. */
