@@ -8,10 +8,9 @@
 //
 // It needs Debian's haproxy (.ci/run installs it); without it the test is skipped and says so.
 import test, { type ExecutionContext } from 'ava';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import hdr from 'hdr-histogram-js';
 import { DEV_WIF, op } from './helpers/chain.js';
@@ -19,9 +18,7 @@ import { serveChild, type ChildNode } from './helpers/child-node.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { tempDir } from './helpers/temp.js';
 import { freePort } from './helpers/ports.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const haveHaproxy = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
+import { haveHaproxy, SHIPPED_HAPROXY_CFG, startHaproxy, untilServed } from './helpers/haproxy.js';
 
 const ACCOUNTS = 50;
 const TRANSFERS = 1000;
@@ -161,26 +158,12 @@ function watcher(url: string, accounts: string[], startCursor: string) {
     const followers: ChildNode[] = [await startFollower(0), await startFollower(1)];
     t.teardown(() => Promise.all(followers.map((f) => kill9(f.child))).then(() => undefined));
 
-    // HAProxy from the shipped file: its frontend on a free port, its replicas the two followers,
-    // checked every 200 ms (not 2 s) so that the test does not wait on the checks' pace; no syslog.
-    const front = await freePort();
-    const shipped = readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8');
-    const servers = [...shipped.matchAll(/^(\s*server \S+) 127\.0\.0\.1:\d+ check$/gm)];
-    t.is(servers.length, 2, 'the shipped file has two replicas');
-    let cfg = shipped
-      .replace(/^\s*log \/dev\/log local0$/m, '')
-      .replace(/maxconn \d+/, 'maxconn 500')
-      .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${front}`)
-      .replace(/inter 2s/, 'inter 200ms');
-    servers.forEach((m, i) => (cfg = cfg.replace(m[0], `${m[1]} 127.0.0.1:${followerPorts[i]} check`)));
-    t.regex(cfg, /on-marked-down shutdown-sessions/);
-    const cfgFile = path.join(tempDir(t, 'graphene-rpc-cluster-haproxy-'), 'haproxy.cfg');
-    writeFileSync(cfgFile, cfg);
-    const proxy = spawn('haproxy', ['-db', '-f', cfgFile], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let proxyErr = '';
-    proxy.stderr!.setEncoding('utf8').on('data', (d: string) => (proxyErr += d));
-    t.teardown(() => void proxy.kill('SIGKILL'));
-    await until('HAProxy to find a ready follower', async () => ((await fetch(`http://127.0.0.1:${front}/ready`)).status === 200 ? true : undefined));
+    // HAProxy from the shipped file in front of the two followers, checked every 200 ms (not 2 s) so
+    // that the test does not wait on the checks' pace.
+    t.regex(SHIPPED_HAPROXY_CFG, /on-marked-down shutdown-sessions/);
+    const proxy = startHaproxy(t, { front: await freePort(), servers: followerPorts, inter: '200ms' });
+    const front = proxy.front;
+    await untilServed(proxy, `http://127.0.0.1:${front}/ready`);
 
     // "From now": the cursor after the head, before the first transfer.
     const start = (await rpc(`http://127.0.0.1:${front}/rpc`, 'deposits', 'get_transfers', [names, null, 1])).result.next_cursor as string;
@@ -240,6 +223,6 @@ function watcher(url: string, accounts: string[], startCursor: string) {
     let gap = 0;
     for (let i = 1; i < received.length; i++) gap = Math.max(gap, received[i]!.at - received[i - 1]!.at);
     t.log(`${received.length} transfers in ${w.sessions()} watcher sessions; notice delay p50 ${delay.getValueAtPercentile(50)} ms, p99 ${delay.getValueAtPercentile(99)} ms; longest gap ${gap} ms`);
-    t.is(proxy.exitCode, null, proxyErr);
+    t.is(proxy.proxy.exitCode, null, proxy.stderr());
   },
 );

@@ -2,7 +2,7 @@
 // other, the health check they configure is answered by a real node, and each file passes its own
 // tool's check where the tool is installed (systemd-analyze verify, haproxy -c).
 import test from 'ava';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,12 +12,13 @@ import { WORKER_CLOSE_TIMEOUT_MS } from '../src/pool/pool.js';
 import { headAtLeast } from './helpers/blocks.js';
 import { startTestNode } from './helpers/node.js';
 import { freePort } from './helpers/ports.js';
+import { haveHaproxy, SHIPPED_HAPROXY_CFG, startHaproxy, untilServed } from './helpers/haproxy.js';
 import { tempDir } from './helpers/temp.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const unit = readFileSync(path.join(root, 'deploy/graphene-rpc.service'), 'utf8');
 const followerUnit = readFileSync(path.join(root, 'deploy/graphene-rpc-follower@.service'), 'utf8');
-const haproxy = readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8');
+const haproxy = SHIPPED_HAPROXY_CFG;
 
 const defaultOf = (name: string) => Number(OPTIONS.find((o) => o.name === name)!.default);
 /** The values of a unit key (`Key=value` lines, continuation lines joined). */
@@ -125,7 +126,6 @@ const haveSystemd = which('systemd-analyze');
   t.is(r.out.trim(), '', 'no warnings');
 });
 
-const haveHaproxy = which('haproxy');
 (haveHaproxy ? test : test.skip)(`haproxy -c accepts deploy/haproxy.cfg${haveHaproxy ? '' : ' — skipped: haproxy is not installed'}`, async (t) => {
   const r = await new Promise<{ code: number; out: string }>((resolve) =>
     execFile('haproxy', ['-c', '-f', path.join(root, 'deploy/haproxy.cfg')], (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: stdout + stderr })),
@@ -135,27 +135,13 @@ const haveHaproxy = which('haproxy');
 
 (haveHaproxy ? test : test.skip)(`HAProxy with deploy/haproxy.cfg in front of a real node passes JSON-RPC, /ready and /health and answers /metrics with 403${haveHaproxy ? '' : ' — skipped: haproxy is not installed'}`, async (t) => {
   const node = await startTestNode(t, { 'block-interval': '0' });
-  const port = await freePort();
-  // The example as shipped, but on a free loopback port, in front of the test node, with a maxconn
-  // this sandbox's file limit allows and no syslog socket (there is none here).
-  const cfg = haproxy
-    .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${port}`)
-    .replace(/^(\s*server \S+ )127\.0\.0\.1:\d+( check)$/gm, `$1127.0.0.1:${node.port}$2`)
-    .replace(/^(\s*)maxconn \d+$/m, '$1maxconn 1000')
-    .replace(/^\s*log \/dev\/log .*$/m, '');
-  t.true(cfg.includes(`bind 127.0.0.1:${port}`) && cfg.includes(`127.0.0.1:${node.port} check`), 'the test config points at the test node');
-  const file = path.join(tempDir(t), 'haproxy.cfg');
-  writeFileSync(file, cfg);
-  const proxy = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  proxy.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  t.teardown(() => void proxy.kill('SIGKILL'));
+  // The example as shipped, on a free loopback port, both replicas this node.
+  const h = startHaproxy(t, { front: await freePort(), servers: [node.port, node.port] });
+  const port = h.front;
   const base = `http://127.0.0.1:${port}`;
   const status = (url: string) => fetch(url).then((r) => r.status, () => 0);
   // HAProxy sends traffic once its health checks pass (rise 2, every 2 s).
-  const deadline = Date.now() + 120_000;
-  while ((await status(`${base}/health`)) !== 200 && proxy.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  t.is(await status(`${base}/health`), 200, stderr);
+  await untilServed(h, `${base}/health`);
   t.is(await status(`${base}/ready`), 200);
   t.is(await status(`${base}/metrics`), 403);
   t.is(await status(`${base}/metrics?name=x`), 403);
@@ -167,20 +153,10 @@ const haveHaproxy = which('haproxy');
 (haveHaproxy ? test : test.skip)(`behind deploy/haproxy.cfg, pipelined requests are answered in order and two Content-Length headers get HAProxy's 400 (README "Behind a proxy")${haveHaproxy ? '' : ' — skipped: haproxy is not installed'}`, async (t) => {
   const node = await startTestNode(t, { 'block-interval': '1' });
   await headAtLeast(node, 1);
-  const front = await freePort();
-  // The shipped file with this test's addresses; no syslog, and a maxconn a test machine's file
-  // descriptor limit allows.
-  const cfg = haproxy
-    .replace(/^\s*log \/dev\/log local0$/m, '')
-    .replace(/maxconn \d+/, 'maxconn 500')
-    .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${front}`)
-    .replace(/^(\s*server \S+) 127\.0\.0\.1:\d+ check$/gm, `$1 127.0.0.1:${node.port} check`);
-  const file = path.join(tempDir(t), 'haproxy.cfg');
-  writeFileSync(file, cfg);
-  const proxy = spawn('haproxy', ['-f', file, '-db'], { stdio: 'ignore' });
-  t.teardown(() => void proxy.kill());
+  const h = startHaproxy(t, { front: await freePort(), servers: [node.port, node.port] });
+  const front = h.front;
   // HAProxy sends traffic once its health check finds the node ready.
-  while ((await fetch(`http://127.0.0.1:${front}/ready`).then((r) => r.status, () => 0)) !== 200) await new Promise((r) => setTimeout(r, 200));
+  await untilServed(h, `http://127.0.0.1:${front}/ready`);
   const body = '{"id":1,"method":"get_chain_id","params":[]}';
   const post = `POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
   const until = (text: string, done: (got: string) => boolean) =>
