@@ -110,6 +110,16 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
     const res = await fetch(`http://127.0.0.1:${port}/ready`);
     return { status: res.status, body: (await res.json()) as { ready: boolean; reason?: string; headBlockNumber: number } };
   };
+  /**
+   * /ready once it answers `status`, or what it answers after 10 s: with serving processes
+   * (--processes) the writer's state reaches the process that answers as a message sent after the
+   * writer's log line, so soon after it, not at once.
+   */
+  const readyOnce = async (status: number) => {
+    let r = await ready();
+    for (const deadline = Date.now() + 10_000; r.status !== status && Date.now() < deadline; r = await ready()) await new Promise((res) => setTimeout(res, 50));
+    return r;
+  };
   await node.line((l) => l.msg === 'produced block', 'a first block');
   t.is((await ready()).status, 200);
   // Signed while the node can still say what its head is; broadcast while it cannot write.
@@ -123,7 +133,7 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   t.regex(String(failed.error), /^ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\)$/);
   const head = (failed.block as number) - 1;
 
-  const notReady = await ready();
+  const notReady = await readyOnce(503);
   t.is(notReady.status, 503);
   t.false(notReady.body.ready);
   t.regex(notReady.body.reason ?? '', /^blocks cannot be written: ENOSPC \(\d+ MiB free, under --min-free-disk-bytes\) \(for \d+ s, \d+ attempts\)$/);
@@ -150,7 +160,7 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
   child.kill('SIGHUP');
   const resumed = await node.line((l) => l.msg === 'block writes resumed', 'production resuming', 60_000);
   t.is(resumed.block, head + 1);
-  const back = await ready();
+  const back = await readyOnce(200);
   t.is(back.status, 200, JSON.stringify(back.body));
   t.is(await writable(), 1);
   // The transaction refused during the outage was not kept: sent again, it is accepted and confirmed.

@@ -32,6 +32,13 @@ function head(): number {
     }
   }
   if (!store) return -1;
+  // Opened read-only before the writer created its tables, a handle has none of them (lmdb-js gives
+  // no table for a name it cannot create): open it again on the next poll.
+  if (store.objects === undefined) {
+    void store.close();
+    store = undefined;
+    return -1;
+  }
   // A fresh snapshot for each read, as the workers take one after a block (workers/entry.ts).
   store.root.resetReadTxn();
   const dgp = store.objects.get([2, 1, 0]);
