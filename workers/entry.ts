@@ -9,6 +9,7 @@ import { setAddressPrefix } from '../src/chain/public-key.js';
 import { decodeTasks } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, WireAnswer, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { slabRef } from '../src/protocol/reply-slab.js';
+import { taskLength, taskReader } from '../src/protocol/task-slab.js';
 import { SlabSlots } from './slab-slots.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { runCall } from './run-call.js';
@@ -54,17 +55,20 @@ function kernelThreadId(): number | undefined {
 /** This thread's side of the reply slab; none when the pool gives none (tests' own pools). */
 const slots = init.replySlab ? new SlabSlots(init.replySlab, threadId) : undefined;
 
+/** Tasks as they cross: in the task slab (src/protocol/task-slab.ts), or in buffers of their own. */
+const taskBytes = taskReader(init.taskSlab);
+
 /**
  * A batch of calls (the front end sends every call that arrived in one event-loop turn together,
  * so the thread hop is paid once per batch, not once per call). Answers come back in order; a reply
  * in the slab crosses as its position, every other reply buffer is transferred, not copied.
  */
-export default async function batch(taskBytes: Uint8Array): Promise<unknown> {
+export default async function batch(task: Uint8Array | number): Promise<unknown> {
   let tasks: PoolTask[];
   try {
-    tasks = decodeTasks(taskBytes);
+    tasks = decodeTasks(taskBytes(task));
   } catch (err) {
-    log.error({ err, bytes: taskBytes.byteLength }, 'a task could not be decoded; its calls get -32603');
+    log.error({ err, bytes: typeof task === 'number' ? taskLength(task) : task.byteLength }, 'a task could not be decoded; its calls get -32603');
     return [{ error: protocolError(RPC.INTERNAL) }];
   }
   refreshSnapshot();

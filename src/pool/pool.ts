@@ -5,10 +5,12 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { encodeTasks } from '../protocol/codec.js';
+import { packTasks } from '../protocol/codec.js';
 import { isWorkerUp, type PoolAnswer, type PoolTask, type WireAnswer, type WorkerInit } from '../protocol/thread-messages.js';
 import { createReplySlab } from '../protocol/reply-slab.js';
 import { SlabLeases } from './slab-leases.js';
+import { createTaskSlab } from '../protocol/task-slab.js';
+import { TaskSlots } from './task-slots.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 
 /**
@@ -101,7 +103,11 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const cancelFlags = new Int32Array(cancelled);
   const replySlab = createReplySlab(config.workers);
   const leases = new SlabLeases(replySlab);
-  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab };
+  // A slot for each task the scheduler lets the pool hold, and as many again for a failed task's
+  // calls run one to a task; past that a task crosses in a buffer of its own.
+  const taskSlab = createTaskSlab(2 * TASKS_PER_WORKER * config.workers);
+  const taskSlots = new TaskSlots(taskSlab);
+  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab, taskSlab };
   const piscina = new Piscina({
     filename: WORKER_LOADER,
     minThreads: config.workers,
@@ -168,14 +174,18 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * alone is answered -32603 and logged by name.
    */
   const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> => {
-    const bytes = encodeTasks(tasks);
-    return piscina.run(Piscina.move(bytes), signal ? { signal } : {}).then(
+    const packed = packTasks(tasks);
+    const ref = taskSlots.take(packed);
+    const task = ref ?? Piscina.move(Uint8Array.prototype.slice.call(packed));
+    return piscina.run(task, signal ? { signal } : {}).then(
       (wire: WireAnswer[]) => {
+        if (ref !== undefined) taskSlots.release(ref);
         const answers = wire.map(fromWire);
         if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
         return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
       },
       (err: unknown) => {
+        if (ref !== undefined) taskSlots.release(ref);
         const calls = tasks.map((t) => `${t.set}.${t.method}`);
         if (signal?.aborted) {
           // piscina has terminated the worker running it and starts a new one: capacity comes back.

@@ -2,8 +2,9 @@
 //
 // - No `sequential`/shared structures: a structure defined in a message to one worker would not be
 //   known to another, and decoding would fail there (style-models §10.2).
-// - `pack()` returns a view into msgpackr's shared 8 KiB buffer; we copy to an exact-size array so
-//   that what we transfer is only our bytes and the packer stays usable (§10.3).
+// - `pack()` returns a view into msgpackr's shared 8 KiB buffer; we copy it at once, to an exact-size
+//   array or into the task slab, so that what crosses is only our bytes and the packer stays usable
+//   (§10.3).
 import { Packr, Unpackr } from 'msgpackr';
 import type { PoolTask } from './thread-messages.js';
 
@@ -24,8 +25,11 @@ export function decode<T>(bytes: Uint8Array): T {
 // end spent handing a task to the pool). Absent fields are null.
 const TASK_FIELDS = 8;
 
-/** A task's calls as bytes for a worker (transferable: an exact-size copy). */
-export function encodeTasks(tasks: readonly PoolTask[]): Uint8Array {
+/**
+ * A task's calls as bytes in msgpackr's own buffer: valid until the next pack, so copied at once
+ * (into the task slab, src/protocol/task-slab.ts).
+ */
+export function packTasks(tasks: readonly PoolTask[]): Uint8Array {
   const flat: unknown[] = new Array(tasks.length * TASK_FIELDS);
   let i = 0;
   for (const t of tasks) {
@@ -38,10 +42,10 @@ export function encodeTasks(tasks: readonly PoolTask[]): Uint8Array {
     flat[i++] = t.cancelSlot ?? null;
     flat[i++] = t.subscribe === true;
   }
-  return encode(flat);
+  return packr.pack(flat);
 }
 
-/** The calls of a task, as encodeTasks wrote them. */
+/** The calls of a task, as packTasks wrote them. */
 export function decodeTasks(bytes: Uint8Array): PoolTask[] {
   const flat = decode<unknown[]>(bytes);
   if (!Array.isArray(flat) || flat.length % TASK_FIELDS !== 0) throw new Error(`not a task: ${Array.isArray(flat) ? `${flat.length} values` : typeof flat}`);

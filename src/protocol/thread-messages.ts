@@ -70,4 +70,6 @@ export interface WorkerInit {
   readonly cancelled: SharedArrayBuffer;
   /** where workers write their replies (src/protocol/reply-slab.ts); none: every reply in a buffer of its own */
   readonly replySlab?: ReplySlabInit;
+  /** where the front end writes tasks (src/protocol/task-slab.ts); none: every task in a buffer of its own */
+  readonly taskSlab?: SharedArrayBuffer;
 }

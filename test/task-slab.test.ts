@@ -1,0 +1,63 @@
+// The task slab (src/protocol/task-slab.ts): the front end writes each task into a shared slot and
+// sends the worker its place; a slot is reused only once its task is answered, and a task that does
+// not fit, or finds no slot free, crosses in a buffer of its own. Every task must read in the worker
+// exactly as the front end packed it.
+import test from 'ava';
+import { buildConfig } from '../src/config.js';
+import { decodeTasks, packTasks } from '../src/protocol/codec.js';
+import { TASK_SLOT_BYTES, createTaskSlab, taskReader } from '../src/protocol/task-slab.js';
+import type { PoolTask } from '../src/protocol/thread-messages.js';
+import { openPool } from '../src/pool/pool.js';
+import { TaskSlots } from '../src/pool/task-slots.js';
+import { captureLogs } from './helpers/logs.js';
+import { tempDir } from './helpers/temp.js';
+
+const call = (method: string, params: unknown[] = []): PoolTask => ({ set: 'database', method, params, head: '{"id":1,"result":', deadline: 1e13, budgetMs: 5000, cancelSlot: 3, subscribe: true });
+
+test('a task written into the slab reads back in the worker as packed, long and non-ASCII strings too', (t) => {
+  const slab = createTaskSlab(2);
+  const slots = new TaskSlots(slab);
+  const read = taskReader(slab);
+  // Past 64 bytes msgpackr decodes a string with TextDecoder, which refuses shared memory.
+  const tasks = [call('get_accounts', [['nathan']]), call('lookup_accounts', ['é'.repeat(500), 1000]), call('get_objects', [Array.from({ length: 100 }, (_, i) => `1.2.${i}`)])];
+  const ref = slots.take(packTasks(tasks));
+  t.is(typeof ref, 'number');
+  t.deepEqual(decodeTasks(read(ref!)), tasks);
+  // A task in a buffer of its own is read as it is.
+  const own = Uint8Array.prototype.slice.call(packTasks(tasks));
+  t.is(read(own), own);
+});
+
+test('a slot is taken per task until none is free, a task larger than a slot gets none, and a released slot is taken again', (t) => {
+  const slab = createTaskSlab(2);
+  const slots = new TaskSlots(slab);
+  const read = taskReader(slab);
+  const a = slots.take(packTasks([call('a')]))!;
+  const b = slots.take(packTasks([call('b')]))!;
+  t.is(slots.available, 0);
+  t.is(slots.take(packTasks([call('c')])), undefined, 'none free');
+  t.is(slots.take(new Uint8Array(TASK_SLOT_BYTES + 1)), undefined, 'too large');
+  t.is(slots.available, 0, 'a refused task takes nothing');
+  t.is(decodeTasks(read(a))[0]!.method, 'a', 'a held slot is not written over');
+  slots.release(b);
+  const c = slots.take(packTasks([call('c')]))!;
+  t.is(decodeTasks(read(c))[0]!.method, 'c');
+  t.is(decodeTasks(read(a))[0]!.method, 'a');
+});
+
+test('through a real pool, tasks beyond the slots and tasks larger than a slot are all answered, each with its own calls', async (t) => {
+  const config = buildConfig({ workers: '2', 'log-level': 'silent', 'data-dir': tempDir(t) });
+  const pool = openPool(config, captureLogs('warn').log, { workerFile: new URL('./fixtures/stuck-worker.js', import.meta.url).href, closeTimeoutMs: 200 });
+  t.teardown(() => pool.close());
+  await pool.ready();
+  // Forty tasks at once, ten times the slots the scheduler would use, some too large for a slot.
+  const tasks = Array.from({ length: 40 }, (_, i) => [call(`m${i}-a`, i % 7 === 0 ? ['x'.repeat(TASK_SLOT_BYTES)] : [i]), call(`m${i}-b`)]);
+  const answers = await Promise.all(tasks.map((task) => pool.runTask(task)));
+  const text = (a: unknown) => new TextDecoder().decode(a as Uint8Array);
+  t.deepEqual(
+    answers.map((a) => a.map(text)),
+    tasks.map((task) => task.map((c) => c.method)),
+  );
+  // And again, once every slot has been released.
+  t.deepEqual((await pool.runTask([call('again')])).map(text), ['again']);
+});
