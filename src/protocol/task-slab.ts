@@ -15,20 +15,10 @@
 /** Bytes of one slot: a task of 64 calls with a few hundred bytes of arguments each. */
 export const TASK_SLOT_BYTES = 32 * 1024;
 
-/** A task in the slab as one number: its byte offset times 2^24 plus its length (as reply-slab.ts). */
-const LENGTH_SPAN = 0x1000000;
+// A task in the slab crosses as one number, written as a reply's place in the reply slab is.
+import { slabLength as taskLength, slabOffset as taskOffset, slabRef as taskRef } from './reply-slab.js';
 
-export function taskRef(offset: number, length: number): number {
-  return offset * LENGTH_SPAN + length;
-}
-
-export function taskOffset(ref: number): number {
-  return Math.floor(ref / LENGTH_SPAN);
-}
-
-export function taskLength(ref: number): number {
-  return ref % LENGTH_SPAN;
-}
+export { taskLength, taskOffset, taskRef };
 
 export function createTaskSlab(slots: number): SharedArrayBuffer {
   return new SharedArrayBuffer(Math.max(1, slots) * TASK_SLOT_BYTES);
