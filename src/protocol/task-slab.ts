@@ -10,14 +10,13 @@
 // read after the task's answer is back. A task that does not fit a slot, or finds none free (the
 // retries of a failed task, one per call), crosses as before, in a buffer of its own.
 //
-// Both sides import this file; it holds only the layout.
+// Both sides import this file: the layout, and the workers' reader.
+import { slabLength as taskLength, slabOffset as taskOffset, slabRef as taskRef } from './reply-slab.js';
 
 /** Bytes of one slot: a task of 64 calls with a few hundred bytes of arguments each. */
 export const TASK_SLOT_BYTES = 32 * 1024;
 
-// A task in the slab crosses as one number, written as a reply's place in the reply slab is.
-import { slabLength as taskLength, slabOffset as taskOffset, slabRef as taskRef } from './reply-slab.js';
-
+// A task's place crosses as one number, written as a reply's place in the reply slab is.
 export { taskLength, taskOffset, taskRef };
 
 export function createTaskSlab(slots: number): SharedArrayBuffer {
