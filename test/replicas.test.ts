@@ -116,6 +116,8 @@ function allServing(sessions: Session[], before: number[]): boolean {
     // theirs.
     t.is((await proxy.admin('set server graphene_rpc/replica2 state maint')).trim(), '');
     await until('replica2 left with no session', async () => ((await wsConnections(r2!)) === 0 ? true : undefined), 10_000);
+    // The clients learn of the cut a little after the replica does.
+    await until('four clients told of the cut', async () => (first.filter((s) => s.closed).length >= 4 ? true : undefined), 10_000).catch(() => undefined);
     const cut = first.filter((s) => s.closed);
     t.is(cut.length, 4, 'the four sessions on replica2 were cut');
     const stayed = [...first.filter((s) => !s.closed), ...duringDrain];
