@@ -1,7 +1,8 @@
 // The worker pool: piscina threads running workers/entry.ts against the chain store. The front end
-// sends a task of calls as msgpackr bytes (transferred) and gets back finished reply bytes
-// (transferred) or plain error data, one answer per call. Which calls travel together, and when,
-// is the scheduler's choice (scheduler.ts): the cost of crossing threads is paid per task.
+// sends a task of calls as msgpackr bytes (in the task slab, or transferred) and gets back finished
+// reply bytes (in the reply slab, or transferred) or plain error data, one answer per call. Which
+// calls travel together, and when, is the scheduler's choice (scheduler.ts): the cost of crossing
+// threads is paid per task.
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
