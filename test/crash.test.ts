@@ -7,6 +7,7 @@ import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { serveChild } from './helpers/child-node.js';
 import { tempDir } from './helpers/temp.js';
+import { until } from './helpers/until.js';
 
 const startNode = (dataDir: string) => serveChild(['--data-dir', dataDir, '--block-interval', '1', '--workers', '1']);
 
@@ -58,8 +59,8 @@ test('after kill -9 during block production, a restart finds a consistent store 
   // With serving processes (--processes) the block reaches the process that answers as a message
   // sent after the writer's log line: soon after it, not at once.
   const head = async () => (await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number as number;
-  let after = await head();
-  for (const deadline = Date.now() + 10_000; after <= before && Date.now() < deadline; after = await head()) await new Promise((r) => setTimeout(r, 50));
+  await until(async () => (await head()) > before, 'the block served', 10_000).catch(() => undefined);
+  const after = await head();
   t.true(after > before, `head ${after}, before ${before}`);
   t.true(sent > 0, 'transactions were accepted during the rounds');
 });

@@ -13,18 +13,9 @@ import { parsePromText, valueOf } from './helpers/prom-text.js';
 import { freePort } from './helpers/ports.js';
 import { tempDir } from './helpers/temp.js';
 import { rpc } from './helpers/tx.js';
+import { until } from './helpers/until.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** A client session through the proxy: logged in, then one call every 50 ms, each answer checked. */
 interface Session {
@@ -96,28 +87,28 @@ function allServing(sessions: Session[], before: number[]): boolean {
     const proxy = startHaproxy(t, { front: await freePort(), servers: [ports[0]!, ports[1]!], inter: '200ms' });
     const front = `127.0.0.1:${proxy.front}`;
     await untilServed(proxy, `http://${front}/ready`);
-    await until('both replicas up', async () => ((await proxy.admin('show servers state graphene_rpc')).match(/ replica\d 127\.0\.0\.1 2 0 /g)?.length === 2 ? true : undefined));
+    await until(async () => (await proxy.admin('show servers state graphene_rpc')).match(/ replica\d 127\.0\.0\.1 2 0 /g)?.length === 2, 'both replicas up');
 
     // Eight sessions, spread by leastconn: four on each replica.
     const first = await Promise.all(Array.from({ length: 8 }, () => session(`ws://${front}/ws`)));
     t.teardown(() => first.forEach((s) => s.stop()));
-    await until('four sessions on each replica', async () => ((await wsConnections(r1!)) === 4 && (await wsConnections(r2!)) === 4 ? true : undefined), 10_000);
+    await until(async () => (await wsConnections(r1!)) === 4 && (await wsConnections(r2!)) === 4, 'four sessions on each replica', 10_000);
 
     // Drain replica2: it gets no new session, and keeps the ones it has.
     t.is((await proxy.admin('set server graphene_rpc/replica2 state drain')).trim(), '');
     const duringDrain = await Promise.all(Array.from({ length: 4 }, () => session(`ws://${front}/ws`)));
     t.teardown(() => duringDrain.forEach((s) => s.stop()));
-    await until('new sessions on replica1 only', async () => ((await wsConnections(r1!)) === 8 ? true : undefined), 10_000);
+    await until(async () => (await wsConnections(r1!)) === 8, 'new sessions on replica1 only', 10_000);
     t.is(await wsConnections(r2!), 4, 'the drained replica keeps its sessions and gets no new one');
     let mark = first.map((s) => s.answered);
-    await until('every session answered while replica2 drains', async () => (allServing(first, mark) ? true : undefined), 10_000);
+    await until(async () => allServing(first, mark), 'every session answered while replica2 drains', 10_000);
 
     // Take replica2 out: its sessions are cut (their clients reconnect through the proxy), and only
     // theirs.
     t.is((await proxy.admin('set server graphene_rpc/replica2 state maint')).trim(), '');
-    await until('replica2 left with no session', async () => ((await wsConnections(r2!)) === 0 ? true : undefined), 10_000);
+    await until(async () => (await wsConnections(r2!)) === 0, 'replica2 left with no session', 10_000);
     // The clients learn of the cut a little after the replica does.
-    await until('four clients told of the cut', async () => (first.filter((s) => s.closed).length >= 4 ? true : undefined), 10_000).catch(() => undefined);
+    await until(async () => first.filter((s) => s.closed).length >= 4, 'four clients told of the cut', 10_000).catch(() => undefined);
     const cut = first.filter((s) => s.closed);
     t.is(cut.length, 4, 'the four sessions on replica2 were cut');
     const stayed = [...first.filter((s) => !s.closed), ...duringDrain];
@@ -129,17 +120,17 @@ function allServing(sessions: Session[], before: number[]): boolean {
     t.regex(await proxy.admin(`add server graphene_rpc/replica3 127.0.0.1:${ports[2]} check inter 200ms fall 2 rise 2 on-marked-down shutdown-sessions`), /New server registered/);
     t.is((await proxy.admin('enable health graphene_rpc/replica3')).trim(), '');
     t.is((await proxy.admin('enable server graphene_rpc/replica3')).trim(), '');
-    await until('replica3 up', async () => (/ replica3 127\.0\.0\.1 2 0 /.test(await proxy.admin('show servers state graphene_rpc')) ? true : undefined), 10_000);
+    await until(async () => / replica3 127\.0\.0\.1 2 0 /.test(await proxy.admin('show servers state graphene_rpc')), 'replica3 up', 10_000);
     // New sessions go to it: replica1 holds eight, replica3 none.
     const later = await Promise.all(Array.from({ length: 4 }, () => session(`ws://${front}/ws`)));
     t.teardown(() => later.forEach((s) => s.stop()));
-    await until('the new sessions on replica3', async () => ((await wsConnections(r3!)) === 4 ? true : undefined), 10_000);
+    await until(async () => (await wsConnections(r3!)) === 4, 'the new sessions on replica3', 10_000);
     t.is(await wsConnections(r1!), 8);
 
     // The sessions that stayed on replica1 went on through all of it, and so do replica3's.
     mark = stayed.map((s) => s.answered);
     const mark3 = later.map((s) => s.answered);
-    await until('every session answered after the changes', async () => (allServing(stayed, mark) && allServing(later, mark3) ? true : undefined), 10_000);
+    await until(async () => allServing(stayed, mark) && allServing(later, mark3), 'every session answered after the changes', 10_000);
     for (const s of [...stayed, ...later]) {
       t.false(s.closed);
       t.deepEqual(s.errors, []);

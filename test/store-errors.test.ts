@@ -27,6 +27,7 @@ import { captureLogs } from './helpers/logs.js';
 import { httpPost, rpc } from './helpers/clients.js';
 import { signedTx } from './helpers/tx.js';
 import { tempDir } from './helpers/temp.js';
+import { until } from './helpers/until.js';
 
 test('storeWriteError names what LMDB and the system said, and nothing else', (t) => {
   const lmdb = (code: number, message: string) => Object.assign(new Error(message), { code });
@@ -116,9 +117,8 @@ test.serial('a node whose store refuses blocks says so in /ready, refuses transa
    * writer's log line, so soon after it, not at once.
    */
   const readyOnce = async (status: number) => {
-    let r = await ready();
-    for (const deadline = Date.now() + 10_000; r.status !== status && Date.now() < deadline; r = await ready()) await new Promise((res) => setTimeout(res, 50));
-    return r;
+    await until(async () => (await ready()).status === status, `/ready ${status}`, 10_000).catch(() => undefined);
+    return ready();
   };
   await node.line((l) => l.msg === 'produced block', 'a first block');
   t.is((await ready()).status, 200);

@@ -6,7 +6,7 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { packTasks } from '../protocol/codec.js';
+import { ownBytes, packTasks } from '../protocol/codec.js';
 import { isWorkerUp, type PoolAnswer, type PoolTask, type WireAnswer, type WorkerInit } from '../protocol/thread-messages.js';
 import { createReplySlab } from '../protocol/reply-slab.js';
 import { SlabLeases } from './slab-leases.js';
@@ -177,7 +177,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> => {
     const packed = packTasks(tasks);
     const ref = taskSlots.take(packed);
-    const task = ref ?? Piscina.move(Uint8Array.prototype.slice.call(packed));
+    const task = ref ?? Piscina.move(ownBytes(packed));
     return piscina.run(task, signal ? { signal } : {}).then(
       (wire: WireAnswer[]) => {
         if (ref !== undefined) taskSlots.release(ref);

@@ -12,7 +12,12 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
 const unpackr = new Unpackr({ useRecords: false });
 
 export function encode(value: unknown): Uint8Array {
-  return Uint8Array.prototype.slice.call(packr.pack(value));
+  return ownBytes(packr.pack(value));
+}
+
+/** An exact-size copy of packed bytes, ours to transfer (a view into msgpackr's buffer is not). */
+export function ownBytes(packed: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(packed);
 }
 
 export function decode<T>(bytes: Uint8Array): T {
