@@ -5,7 +5,7 @@ import { openChainStore } from '../src/chain/store.js';
 import { blockId } from '../src/chain/serializer.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
-import { serveChild } from './helpers/child-node.js';
+import { killNode, serveChild } from './helpers/child-node.js';
 import { tempDir } from './helpers/temp.js';
 import { until } from './helpers/until.js';
 
@@ -15,7 +15,8 @@ test('after kill -9 during block production, a restart finds a consistent store 
   const dataDir = tempDir(t, 'graphene-rpc-crash-');
   let sent = 0;
   for (let round = 0; round < 3; round++) {
-    const { child, httpUrl: url } = await startNode(dataDir);
+    const node = await startNode(dataDir);
+    const url = node.httpUrl;
     // Keep transactions flowing, then kill at a moment that lands inside or between blocks.
     const until = Date.now() + 1500 + round * 700;
     while (Date.now() < until) {
@@ -29,8 +30,7 @@ test('after kill -9 during block production, a restart finds a consistent store 
         /* the node may be between blocks; keep going */
       }
     }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await killNode(node);
 
     // Inspect the store as the killed node left it.
     const store = openChainStore(dataDir);

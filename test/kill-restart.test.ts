@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEV_WIF, op } from './helpers/chain.js';
-import { CLI, serveChild, type ChildNode } from './helpers/child-node.js';
+import { CLI, killNode, serveChild, type ChildNode } from './helpers/child-node.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { checkStore, type StoreCheck } from './helpers/store-check.js';
 import { tempDir } from './helpers/temp.js';
@@ -82,7 +82,7 @@ test(`kill -9 during block production, again and again (seed ${SEED}): every res
     // Kill once blocks are being written, at a seeded moment in the next 0 to 600 ms.
     await node.line((l) => l.msg === 'produced block' && (l.block as number) > head, `a block after ${head}`);
     await new Promise((r) => setTimeout(r, Math.floor(random() * 600)));
-    await kill(node.child);
+    await killNode(node);
     stopped = true;
     await writing;
     const check = await checkStore(dataDir);
@@ -154,7 +154,7 @@ test(`kill -9 during generate (seed ${SEED}): the store holds whole blocks only,
     t.is(head, check.head);
     t.is((await rpc(node.httpUrl, 'debug', 'debug_generate_blocks', [DEV_WIF, 2])).result, null);
     t.is((await rpc(node.httpUrl, 'database', 'get_dynamic_global_properties', [])).result.head_block_number, head + 2);
-    await kill(node.child);
+    await killNode(node);
     const again = await checkStore(dataDir);
     t.deepEqual(again.problems, [], `round ${round}, after the node: ${described(again)}`);
     t.is(again.head, head + 2);
@@ -173,7 +173,7 @@ test('kill -9 with transactions pending: the restarted node rolls their changes 
   const trx = await signedTx(node.httpUrl, [op.accountCreate('pending-at-kill')], [DEV_WIF]);
   t.is((await rpc(node.httpUrl, 'network_broadcast', 'broadcast_transaction', [trx])).result, null);
   t.is((await rpc(node.httpUrl, 'database', 'get_account_id_from_string', ['pending-at-kill'])).result, nextAccount, 'pending before the kill');
-  await kill(node.child);
+  await killNode(node);
 
   const again = await startNode(dataDir, access);
   t.teardown(() => kill(again.child));

@@ -4,6 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_PROCESSES } from './node.js';
+import { alive } from './processes.js';
+import { until } from './until.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli.js');
 
@@ -74,4 +76,22 @@ export async function serveChild(args: string[], how: { node?: string; cli?: str
     child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}; stderr: ${stderr}`);
   }
+}
+
+/**
+ * `kill -9` of the node's process, and once it has exited, of nothing more: its serving processes
+ * (--processes) see their writer gone and exit by themselves. Resolves once they have too (within
+ * 10 s), so that a test that then opens the store for writing finds no process of the node still
+ * holding it: opened while a killed writer's serving processes still had it open, lmdb-js refused
+ * it once with EINVAL.
+ */
+export async function killNode(node: ChildNode): Promise<void> {
+  const { child } = node;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+  const serving = node.lines.filter((l) => l.msg === 'serving process listening' && typeof l.pid === 'number').map((l) => l.pid as number);
+  await until(() => !serving.some(alive), `the serving processes ${serving.join(', ')} gone after their writer`, 10_000);
 }
