@@ -367,6 +367,28 @@ function goals(r: BenchReport, find: Finder): string[] {
 }
 
 /**
+ * What bounds a front-end CPU target not met: the ceiling's cost of the same frames and replies, and
+ * the rest, which is the call's own. When the ceiling server alone spends more than the target, no
+ * server that writes those replies can meet it on this machine, and the line says so.
+ */
+export function frontEndBoundLine(label: string, g: { readonly frontEnd: number; readonly workers: number }, target: number, ceilingUs: number | undefined): string {
+  const us = (v: number) => v.toFixed(1);
+  const head = `- **${label}**: ${us(g.frontEnd)} µs, the target ${us(target)} µs. `;
+  const own =
+    `the rest of the front end's time is the call's own: parsing its JSON, the pipeline's layers (session, access, limits, routing, fair queue), handing it to a worker and taking its answer back. ` +
+    `Its pool workers spend ${us(g.workers)} µs on it as well.`;
+  if (ceilingUs === undefined) return head + own.charAt(0).toUpperCase() + own.slice(1);
+  const ceiling = `Receiving a frame and writing a reply of the same size costs the ceiling server ${us(ceilingUs)} µs in all; `;
+  if (ceilingUs <= target) return head + ceiling + own;
+  return (
+    head +
+    `Receiving a frame and writing a reply of the same size, and nothing else, costs the ceiling server ${us(ceilingUs)} µs in all, more than the target: ` +
+    `on this machine no server that writes these replies can meet it, this one included. Above the ceiling's cost, the front end spends ${us(Math.max(0, g.frontEnd - ceilingUs))} µs, which is the call's own ` +
+    `(parsing its JSON, the pipeline's layers, handing it to a worker and taking its answer back); its pool workers spend ${us(g.workers)} µs on it as well.`
+  );
+}
+
+/**
  * For each target this run did not meet, what bounds it, from this run's own measurements: the
  * CPUs (the node and the load generator share them), the front-end thread, the pool's crossing, or
  * the scenario's fixed concurrency (Little's law).
@@ -405,12 +427,7 @@ function bounds(r: BenchReport, find: Finder): string[] {
     const o = find(s, kind)?.cpuUs;
     if (!g || !o || g.frontEnd <= limit(g, o)) return;
     const ceiling = find(s, 'ceiling')?.cpuUs;
-    out.push(
-      `- **${label}**: ${us(g.frontEnd)} µs, the target ${us(limit(g, o))} µs. ` +
-        (ceiling ? `Receiving a frame and writing a reply of the same size costs the ceiling server ${us(nodeCpu(ceiling))} µs in all; ` : '') +
-        `the rest of the front end's time is the call's own: parsing its JSON, the pipeline's layers (session, access, limits, routing, fair queue), handing it to a worker and taking its answer back. ` +
-        `Its pool workers spend ${us(g.workers)} µs on it as well.`,
-    );
+    out.push(frontEndBoundLine(label, g, limit(g, o), ceiling && nodeCpu(ceiling)));
   };
   frontEnd('ws-small', "front-end CPU per small call ≤ 1.5× the ceiling server's", (_g, c) => 1.5 * nodeCpu(c), 'ceiling');
   frontEnd('ws-history', "front-end CPU per history call ≤ 10% of the conventional stack's", (_g, v) => 0.1 * nodeCpu(v), 'conventional');

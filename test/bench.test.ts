@@ -18,6 +18,7 @@ import { runGenerate } from '../src/generate-command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
+import { frontEndBoundLine } from '../bench/report.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 
@@ -187,4 +188,20 @@ test('graphene-rpc bench refuses ws-market on a chain without open orders, befor
   t.not(run.code, 0);
   t.regex(run.stderr, /ws-market: the chain in .* has no open limit orders/);
   t.false(/ws-small on/.test(run.stderr), 'nothing was measured');
+});
+
+test('a front-end CPU target below what the ceiling server spends on the same frames is reported as out of reach on that machine, with the front end\'s cost above the ceiling', (t) => {
+  // The 11-27 full run's ws-history figures: front end 38.5 µs, workers 45.3, target 10% of 93.4 µs, ceiling 15.0 µs.
+  const label = "front-end CPU per history call ≤ 10% of the conventional stack's";
+  const unreachable = frontEndBoundLine(label, { frontEnd: 38.5, workers: 45.3 }, 9.34, 15.0);
+  t.regex(unreachable, /the target 9\.3 µs/);
+  t.regex(unreachable, /costs the ceiling server 15\.0 µs in all, more than the target: on this machine no server that writes these replies can meet it/);
+  t.regex(unreachable, /the front end spends 23\.5 µs, which is the call's own/);
+  t.regex(unreachable, /pool workers spend 45\.3 µs/);
+  // A target above the ceiling's cost is within reach: the line gives the split, with no such claim.
+  const reachable = frontEndBoundLine("front-end CPU per small call ≤ 1.5× the ceiling server's", { frontEnd: 20.1, workers: 6 }, 17.4, 11.6);
+  t.regex(reachable, /costs the ceiling server 11\.6 µs in all; the rest of the front end's time is the call's own/);
+  t.notRegex(reachable, /no server/);
+  // Without a ceiling run, only the front end's own share is named.
+  t.regex(frontEndBoundLine(label, { frontEnd: 38.5, workers: 45.3 }, 9.34, undefined), /µs\. The rest of the front end's time/);
 });
