@@ -367,6 +367,33 @@ function goals(r: BenchReport, find: Finder): string[] {
 }
 
 /**
+ * What bounds a throughput target not met (graphene-rpc `g` below `k`× system `o`), from the run's CPU
+ * per call: the CPUs, shared by the node and the load generator, bound a closed loop at
+ * cpus·10⁶ / (node + generator µs per call). When that bound is above the target the run was not
+ * short of CPU, and the line says so, with the time a call took (Little's law) instead of a CPU budget.
+ */
+export function shareBoundLine(label: string, kind: string, k: number, g: RunResult, o: RunResult, cpus: number): string {
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  const us = (v: number) => v.toFixed(1);
+  const c = g.cpuUs!;
+  const node = nodeCpu(c);
+  const need = k * o.throughput;
+  const cpuBound = (cpus * 1e6) / (node + c.generator);
+  const budget = (cpus * 1e6) / need - c.generator;
+  const head =
+    `- **${label}** needs ${n(need)} calls/s (${k}× the ${kind}'s ${n(o.throughput)}${saturated(o) ? ', itself a lower bound: its generator was saturated' : ''}); graphene-rpc made ${n(g.throughput)}. ` +
+    `Per call it spent ${us(node)} µs of node CPU (front end ${us(c.frontEnd)}, pool workers ${us(c.workers)}, other threads ${us(c.other)}) and the load generator ${us(c.generator)} µs: on ${cpus} CPUs that bounds it at ${cpus}·10⁶ / ${us(node + c.generator)} = ${n(cpuBound)} calls/s; the front-end thread alone would allow ${n(1e6 / Math.max(c.frontEnd, 1e-3))}. `;
+  if (budget <= 0) return head + `On this machine the load generator alone would need more CPU than there is at that rate: the target cannot be shown here.`;
+  if (cpuBound < need) return head + `On this machine the target needs the node to spend at most ${us(budget)} µs per call, ${us(node - budget)} µs less than now.`;
+  const wait = g.inFlight ? ` With ${g.inFlight} calls in flight a call took ${((g.inFlight / g.throughput) * 1000).toFixed(1)} ms from send to reply on average (Little's law): the time was spent waiting (in queues, thread hops and the scheduler's turns), not computing.` : '';
+  return (
+    head +
+    `That bound is above the target, and the node already spends less than the ${us(budget)} µs per call the target leaves it beside the load generator: this run was not short of CPU (node ${g.nodeCpuPercent}% of a CPU, load generator utilisation ${g.generatorUtilisation}).` +
+    wait
+  );
+}
+
+/**
  * What bounds a front-end CPU target not met: the ceiling's cost of the same frames and replies, and
  * the rest, which is the call's own. When the ceiling server alone spends more than the target, no
  * server that writes those replies can meet it on this machine, and the line says so.
@@ -398,24 +425,14 @@ function bounds(r: BenchReport, find: Finder): string[] {
   const out: string[] = [];
   const n = (v: number) => Math.round(v).toLocaleString('en-US');
   const us = (v: number) => v.toFixed(1);
-  // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call); the serial thread at 10⁶ / its µs.
+  // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call).
   const cpuBound = (x: RunResult) => (cpus * 1e6) / (nodeCpu(x.cpuUs!) + x.cpuUs!.generator);
-  const serialBound = (x: RunResult) => 1e6 / Math.max(x.cpuUs!.frontEnd, 1e-3);
-  const split = (c: NonNullable<RunResult['cpuUs']>) => `front end ${us(c.frontEnd)}, pool workers ${us(c.workers)}, other threads ${us(c.other)}`;
 
   const share = (s: string, kind: string, k: number, label: string) => {
     const g = bestGraphene(r, s);
     const o = find(s, kind);
     if (!g?.cpuUs || !o || g.throughput >= k * o.throughput) return;
-    const need = k * o.throughput;
-    const budget = (cpus * 1e6) / need - g.cpuUs.generator;
-    out.push(
-      `- **${label}** needs ${n(need)} calls/s (${k}× the ${kind}'s ${n(o.throughput)}${saturated(o) ? ', itself a lower bound: its generator was saturated' : ''}); graphene-rpc made ${n(g.throughput)}. ` +
-        `Per call it spent ${us(nodeCpu(g.cpuUs))} µs of node CPU (${split(g.cpuUs)}) and the load generator ${us(g.cpuUs.generator)} µs: on ${cpus} CPUs that bounds it at ${cpus}·10⁶ / ${us(nodeCpu(g.cpuUs) + g.cpuUs.generator)} = ${n(cpuBound(g))} calls/s; the front-end thread alone would allow ${n(serialBound(g))}. ` +
-        (budget > 0
-          ? `On this machine the target needs the node to spend at most ${us(budget)} µs per call, ${us(nodeCpu(g.cpuUs) - budget)} µs less than now.`
-          : `On this machine the load generator alone would need more CPU than there is at that rate: the target cannot be shown here.`),
-    );
+    out.push(shareBoundLine(label, kind, k, g, o, cpus));
   };
   share('ws-history', 'ceiling', 0.4, 'ws-history ≥ 0.4× the ceiling');
   share('ws-history', 'conventional', 1.5, 'ws-history ≥ 1.5× the conventional stack');

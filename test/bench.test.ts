@@ -18,7 +18,8 @@ import { runGenerate } from '../src/generate-command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
-import { frontEndBoundLine } from '../bench/report.js';
+import { frontEndBoundLine, shareBoundLine } from '../bench/report.js';
+import type { RunResult } from '../bench/results.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
 
@@ -204,4 +205,24 @@ test('a front-end CPU target below what the ceiling server spends on the same fr
   t.notRegex(reachable, /no server/);
   // Without a ceiling run, only the front end's own share is named.
   t.regex(frontEndBoundLine(label, { frontEnd: 38.5, workers: 45.3 }, 9.34, undefined), /µs\. The rest of the front end's time/);
+});
+
+test('a throughput target not met says whether the CPUs bound it: a CPU budget when they do, the time calls spent waiting when they do not', (t) => {
+  const run = (throughput: number, cpuUs: RunResult['cpuUs'], extra: Partial<RunResult> = {}): RunResult => ({
+    scenario: 'ws-history', system: 'graphene-rpc ×1', kind: 'graphene-rpc', workers: 1, loop: 'closed', throughput, latency: {}, sent: 0, completed: 0, errors: 0,
+    nodeCpuPercent: 88, nodeRssMiB: 300, generatorUtilisation: 0.73, inFlight: 64, cpuUs, ...extra,
+  });
+  const ceiling = (throughput: number) => run(throughput, undefined, { system: 'ceiling', kind: 'ceiling', generatorUtilisation: 0.99 });
+  // 11-27 afternoon: 89.5 µs of node CPU and 49.4 of the generator bound it at 14,399/s, below the 16,459 needed.
+  const short = shareBoundLine('ws-history ≥ 0.4× the ceiling', 'ceiling', 0.4, run(13456, { frontEnd: 38.5, workers: 45.3, other: 5.7, generator: 49.4 }), ceiling(41147), 2);
+  t.regex(short, /bounds it at 2·10⁶ \/ 138\.9 = 14,399 calls\/s/);
+  t.regex(short, /the target needs the node to spend at most 72\.1 µs per call, 17\.4 µs less than now\./);
+  // 11-27 evening: 78.5 + 67.9 µs bound it at 13,661/s, above the 13,391 needed: not CPU.
+  const waiting = shareBoundLine('ws-history ≥ 0.4× the ceiling', 'ceiling', 0.4, run(11092, { frontEnd: 38.4, workers: 35.3, other: 4.8, generator: 67.9 }), ceiling(33478), 2);
+  t.regex(waiting, /= 13,661 calls\/s/);
+  t.notRegex(waiting, /less than now/);
+  t.regex(waiting, /the node already spends less than the 81\.5 µs per call the target leaves it beside the load generator: this run was not short of CPU \(node 88% of a CPU, load generator utilisation 0\.73\)/);
+  t.regex(waiting, /With 64 calls in flight a call took 5\.8 ms from send to reply on average/);
+  // A target the load generator alone cannot reach on the machine.
+  t.regex(shareBoundLine('x', 'ceiling', 1, run(1000, { frontEnd: 10, workers: 10, other: 0, generator: 300 }), ceiling(10000), 2), /the load generator alone would need more CPU than there is/);
 });
