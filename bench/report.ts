@@ -385,10 +385,10 @@ export function shareBoundLine(label: string, kind: string, k: number, g: RunRes
     `Per call it spent ${us(node)} µs of node CPU (front end ${us(c.frontEnd)}, pool workers ${us(c.workers)}, other threads ${us(c.other)}) and the load generator ${us(c.generator)} µs: on ${cpus} CPUs that bounds it at ${cpus}·10⁶ / ${us(node + c.generator)} = ${n(cpuBound)} calls/s; the front-end thread alone would allow ${n(1e6 / Math.max(c.frontEnd, 1e-3))}. `;
   if (budget <= 0) return head + `On this machine the load generator alone would need more CPU than there is at that rate: the target cannot be shown here.`;
   if (cpuBound < need) return head + `On this machine the target needs the node to spend at most ${us(budget)} µs per call, ${us(node - budget)} µs less than now.`;
-  const wait = g.inFlight ? ` With ${g.inFlight} calls in flight a call took ${((g.inFlight / g.throughput) * 1000).toFixed(1)} ms from send to reply on average (Little's law): the time was spent waiting (in queues, thread hops and the scheduler's turns), not computing.` : '';
+  const wait = g.inFlight ? ` With ${g.inFlight} calls in flight a call took ${((g.inFlight / g.throughput) * 1000).toFixed(1)} ms from send to reply on average (Little's law), far more than the CPU it cost: the rest is waiting (in queues, thread hops and the scheduler's turns).` : '';
   return (
     head +
-    `That bound is above the target, and the node already spends less than the ${us(budget)} µs per call the target leaves it beside the load generator: this run was not short of CPU (node ${g.nodeCpuPercent}% of a CPU, load generator utilisation ${g.generatorUtilisation}).` +
+    `That bound is above the target, and the node already spends less than the ${us(budget)} µs per call the target leaves it beside the load generator: by the CPU time charged to their threads, the CPUs were not what bound this run (node ${g.nodeCpuPercent}% of a CPU, load generator utilisation ${g.generatorUtilisation}), though CPU time charged to neither (the kernel's interrupt work, other processes) does not show here.` +
     wait
   );
 }

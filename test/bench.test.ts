@@ -221,7 +221,7 @@ test('a throughput target not met says whether the CPUs bound it: a CPU budget w
   const waiting = shareBoundLine('ws-history ≥ 0.4× the ceiling', 'ceiling', 0.4, run(11092, { frontEnd: 38.4, workers: 35.3, other: 4.8, generator: 67.9 }), ceiling(33478), 2);
   t.regex(waiting, /= 13,661 calls\/s/);
   t.notRegex(waiting, /less than now/);
-  t.regex(waiting, /the node already spends less than the 81\.5 µs per call the target leaves it beside the load generator: this run was not short of CPU \(node 88% of a CPU, load generator utilisation 0\.73\)/);
+  t.regex(waiting, /the node already spends less than the 81\.5 µs per call the target leaves it beside the load generator: by the CPU time charged to their threads, the CPUs were not what bound this run \(node 88% of a CPU, load generator utilisation 0\.73\)/);
   t.regex(waiting, /With 64 calls in flight a call took 5\.8 ms from send to reply on average/);
   // A target the load generator alone cannot reach on the machine.
   t.regex(shareBoundLine('x', 'ceiling', 1, run(1000, { frontEnd: 10, workers: 10, other: 0, generator: 300 }), ceiling(10000), 2), /the load generator alone would need more CPU than there is/);
