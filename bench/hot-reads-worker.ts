@@ -39,6 +39,8 @@ const cases: Case[] = [
   { name: 'get_full_accounts (1 account)', set: 'database', method: 'get_full_accounts', params: () => [[`1.2.${7 + rand(Math.max(1, users - 7))}`], false] },
   { name: 'get_account_history limit 100, newest (busiest account)', set: 'history', method: 'get_account_history', params: () => ['exchange-1', '1.11.0', 100, '1.11.0'] },
   { name: 'get_account_history limit 100, random page (busiest account)', set: 'history', method: 'get_account_history', params: () => ['exchange-1', '1.11.0', 100, `1.11.${rand(opCount)}`] },
+  // The capacity bench's ws-history call: a page at a random place in the busiest account's history.
+  { name: 'get_relative_account_history limit 100, random start (busiest account)', set: 'history', method: 'get_relative_account_history', params: () => ['exchange-1', 0, 100, 100 + rand(Math.max(1, busiestOps - 100))] },
   { name: 'get_account_history_operations transfers limit 100 (busiest account)', set: 'history', method: 'get_account_history_operations', params: () => ['exchange-1', 0, '1.11.0', '1.11.0', 100] },
   { name: 'get_account_history_by_operations [transfer] limit 100, random start (busiest account)', set: 'history', method: 'get_account_history_by_operations', params: () => ['exchange-1', [0], rand(busiestOps), 100] },
   { name: 'get_account_history_by_time limit 100, random time (busiest account)', set: 'history', method: 'get_account_history_by_time', params: () => ['exchange-1', 100, randomTime()] },
