@@ -6,6 +6,7 @@ import { makeChain, op } from './helpers/chain.js';
 import { httpPost } from './helpers/clients.js';
 import { PAGE_SIZE, entryBytes, historyDesc, seqAtOrBefore } from '../src/chain/history-pages.js';
 import type { ChainStore } from '../src/chain/store.js';
+import { uintField } from '../workers/handlers/history.js';
 
 const NATHAN = 6;
 
@@ -65,4 +66,17 @@ test('history calls page across records over the wire as the per-operation histo
   const page = await call('get_account_history', ['nathan', '1.11.0', 100, `1.11.${start}`]);
   t.deepEqual(page.map((o: { id: string }) => o.id), all.filter((e) => e.instance <= start).slice(0, 100).map((e) => `1.11.${e.instance}`));
   t.is(JSON.stringify(page[0]), all.find((e) => e.instance === start)!.json);
+});
+
+test('a history page reads total_ops and removed_ops out of the stored statistics without parsing them: numbers, strings of digits, and absent fields', (t) => {
+  const stats = '{"id":"2.6.7","owner":"1.2.7","name":"exchange-1","most_recent_op":"2.9.89999","total_ops":15203,"removed_ops":0,"total_core_in_orders":0,"core_in_balance":"6771867684"}';
+  t.is(uintField(stats, '"total_ops":'), 15203n);
+  t.is(uintField(stats, '"removed_ops":'), 0n);
+  // fc writes a 64-bit integer past 2^53 as a string; it must come back exact.
+  t.is(uintField('{"total_ops":"18446744073709551615","removed_ops":"12"}', '"total_ops":'), 18446744073709551615n);
+  t.is(uintField('{"total_ops":"18446744073709551615","removed_ops":"12"}', '"removed_ops":'), 12n);
+  // A field name that ends another's ("total_ops" in "xtotal_ops") is not taken for it.
+  t.is(uintField('{"xtotal_ops":5,"total_ops":7}', '"total_ops":'), 7n);
+  t.is(uintField('{"total_ops":9}', '"removed_ops":'), 0n, 'absent');
+  t.is(uintField('{"total_ops":9', '"total_ops":'), 9n, 'at the very end');
 });

@@ -200,8 +200,25 @@ function firstHistoryOwner(ctx: WorkerContext): number | undefined {
 function opCounts(ctx: WorkerContext, account: number): { totalOps: bigint; removedOps: bigint } {
   const bytes = ctx.store.objects.getBinaryFast([2, 6, account]);
   if (!bytes) return { totalOps: 0n, removedOps: 0n };
-  const stats = JSON.parse(bytes.toString('utf8', 0, bytes.length)) as { total_ops?: number | string; removed_ops?: number | string };
-  return { totalOps: BigInt(stats.total_ops ?? 0), removedOps: BigInt(stats.removed_ops ?? 0) };
+  // Two fields of a stored object of about 600 bytes, on every history page: read where they are,
+  // rather than parsing the whole object (a third of the rest of a page's cost in the worker).
+  const json = bytes.toString('latin1', 0, bytes.length);
+  return { totalOps: uintField(json, '"total_ops":'), removedOps: uintField(json, '"removed_ops":') };
+}
+
+/**
+ * The unsigned integer after `key` (a quoted field name and its colon) in a stored object's JSON, as
+ * fc writes it: a number, or a string of digits; 0 when the field is absent. The stored objects are
+ * the chain writer's own, compact JSON, whose field names never occur inside a value.
+ */
+export function uintField(json: string, key: string): bigint {
+  const at = json.indexOf(key);
+  if (at < 0) return 0n;
+  let start = at + key.length;
+  if (json.charCodeAt(start) === 34) start++;
+  let end = start;
+  for (let c = json.charCodeAt(end); c >= 48 && c <= 57; c = json.charCodeAt(++end));
+  return end > start ? BigInt(json.slice(start, end)) : 0n;
 }
 
 /**
