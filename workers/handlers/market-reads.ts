@@ -15,7 +15,7 @@ import {
 import type { WorkerContext } from '../context.js';
 import { asObjectId } from '../../src/api/params.js';
 import { asInt64 } from './database/arguments.js';
-import { accountName } from './database/store-reads.js';
+import { accountName, parseObject } from './database/store-reads.js';
 import { idInstance } from '../../src/chain/object-id.js';
 
 export interface AssetInfo {
@@ -26,10 +26,7 @@ export interface AssetInfo {
 
 type Obj = Record<string, unknown>;
 
-const parse = <T = Obj>(ctx: WorkerContext, key: [number, number, number]): T | undefined => {
-  const b = ctx.store.objects.get(key);
-  return b ? (JSON.parse(b.toString('utf8')) as T) : undefined;
-};
+const parse = <T = Obj>(ctx: WorkerContext, key: [number, number, number]): T | undefined => parseObject<T>(ctx, key);
 
 export function assetInfo(ctx: WorkerContext, instance: number): AssetInfo {
   const a = parse<{ symbol: string; precision: number }>(ctx, [1, 3, instance]);
