@@ -23,6 +23,10 @@ test('readObjectId names the first fault in object_id.hpp order', (t) => {
   t.is(readObjectId('1.256.3'), 'space-or-type-out-of-range');
   t.is(readObjectId('1.2.281474976710656'), 'instance-out-of-range');
   t.is(readObjectId('1.2.99999999999999999999999'), 'instance-out-of-range');
+  t.is(readObjectId(`1.2.${'9'.repeat(400)}`), 'instance-out-of-range', 'past what a double holds');
+  t.is(readObjectId('1.2.１'), 'not-a-number', 'digits are ASCII digits only');
+  t.is(readObjectId('1.2. 3'), 'not-a-number');
+  t.is(readObjectId('1.2.+3'), 'not-a-number');
 });
 
 test('objectIdParts is undefined for anything that is not an id', (t) => {
