@@ -34,6 +34,9 @@ const saturated = (x: RunResult | undefined) => x !== undefined && x.generatorUt
 
 /** The node's CPU per call, all its threads (the load generator's not counted). */
 export const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.workers + c.other;
+/** A count as the bounds section writes it (12,345), and microseconds (12.3). */
+const count = (v: number) => Math.round(v).toLocaleString('en-US');
+const us = (v: number) => v.toFixed(1);
 
 /** The cores a projection is made for. */
 export const PROJECTED_CORES = [2, 4, 8, 16, 32] as const;
@@ -373,8 +376,7 @@ function goals(r: BenchReport, find: Finder): string[] {
  * short of CPU, and the line says so, with the time a call took (Little's law) instead of a CPU budget.
  */
 export function shareBoundLine(label: string, kind: string, k: number, g: RunResult, o: RunResult, cpus: number): string {
-  const n = (v: number) => Math.round(v).toLocaleString('en-US');
-  const us = (v: number) => v.toFixed(1);
+  const n = count;
   const c = g.cpuUs!;
   const node = nodeCpu(c);
   const need = k * o.throughput;
@@ -399,19 +401,14 @@ export function shareBoundLine(label: string, kind: string, k: number, g: RunRes
  * server that writes those replies can meet it on this machine, and the line says so.
  */
 export function frontEndBoundLine(label: string, g: { readonly frontEnd: number; readonly workers: number }, target: number, ceilingUs: number | undefined): string {
-  const us = (v: number) => v.toFixed(1);
+  const own = `parsing its JSON, the pipeline's layers (session, access, limits, routing, fair queue), handing it to a worker and taking its answer back. Its pool workers spend ${us(g.workers)} µs on it as well.`;
   const head = `- **${label}**: ${us(g.frontEnd)} µs, the target ${us(target)} µs. `;
-  const own =
-    `the rest of the front end's time is the call's own: parsing its JSON, the pipeline's layers (session, access, limits, routing, fair queue), handing it to a worker and taking its answer back. ` +
-    `Its pool workers spend ${us(g.workers)} µs on it as well.`;
-  if (ceilingUs === undefined) return head + own.charAt(0).toUpperCase() + own.slice(1);
-  const ceiling = `Receiving a frame and writing a reply of the same size costs the ceiling server ${us(ceilingUs)} µs in all; `;
-  if (ceilingUs <= target) return head + ceiling + own;
+  if (ceilingUs === undefined) return head + `The rest of the front end's time is the call's own: ${own}`;
+  if (ceilingUs <= target) return head + `Receiving a frame and writing a reply of the same size costs the ceiling server ${us(ceilingUs)} µs in all; the rest of the front end's time is the call's own: ${own}`;
   return (
     head +
     `Receiving a frame and writing a reply of the same size, and nothing else, costs the ceiling server ${us(ceilingUs)} µs in all, more than the target: ` +
-    `on this machine no server that writes these replies can meet it, this one included. Above the ceiling's cost, the front end spends ${us(Math.max(0, g.frontEnd - ceilingUs))} µs, which is the call's own ` +
-    `(parsing its JSON, the pipeline's layers, handing it to a worker and taking its answer back); its pool workers spend ${us(g.workers)} µs on it as well.`
+    `on this machine no server that writes these replies can meet it, this one included. Above the ceiling's cost, the front end spends ${us(Math.max(0, g.frontEnd - ceilingUs))} µs, which is the call's own: ${own}`
   );
 }
 
@@ -423,8 +420,7 @@ export function frontEndBoundLine(label: string, g: { readonly frontEnd: number;
 function bounds(r: BenchReport, find: Finder): string[] {
   const cpus = r.machine.cpus;
   const out: string[] = [];
-  const n = (v: number) => Math.round(v).toLocaleString('en-US');
-  const us = (v: number) => v.toFixed(1);
+  const n = count;
   // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call).
   const cpuBound = (x: RunResult) => (cpus * 1e6) / (nodeCpu(x.cpuUs!) + x.cpuUs!.generator);
 

@@ -24,12 +24,8 @@ export interface AssetInfo {
   readonly precision: number;
 }
 
-type Obj = Record<string, unknown>;
-
-const parse = <T = Obj>(ctx: WorkerContext, key: [number, number, number]): T | undefined => parseObject<T>(ctx, key);
-
 export function assetInfo(ctx: WorkerContext, instance: number): AssetInfo {
-  const a = parse<{ symbol: string; precision: number }>(ctx, [1, 3, instance]);
+  const a = parseObject<{ symbol: string; precision: number }>(ctx, [1, 3, instance]);
   if (!a) throw new RpcError(assertError('maybe_found != nullptr: Unable to find Object ${id}', { id: `1.3.${instance}` }));
   return { instance, symbol: a.symbol, precision: a.precision };
 }
@@ -76,7 +72,7 @@ export interface OrderJson {
   sell_price: unknown;
 }
 
-export const orderJson = (ctx: WorkerContext, instance: number): OrderJson => parse<OrderJson>(ctx, [1, 7, instance])!;
+export const orderJson = (ctx: WorkerContext, instance: number): OrderJson => parseObject<OrderJson>(ctx, [1, 7, instance])!;
 
 export interface BookEntry {
   price: string;
@@ -139,12 +135,12 @@ export interface TickerObject {
 export function tickerOf(ctx: WorkerContext, a: number, b: number): TickerObject | undefined {
   const [lo, hi] = a < b ? [a, b] : [b, a];
   const t = ctx.store.tickers.get([lo, hi]);
-  return t === undefined ? undefined : parse<TickerObject>(ctx, [5, 2, t]);
+  return t === undefined ? undefined : parseObject<TickerObject>(ctx, [5, 2, t]);
 }
 
 /** The tickers by base volume, highest first (by_volume, read from its end). */
 export function* tickersByVolume(ctx: WorkerContext): Generator<TickerObject> {
-  for (const [, t] of ctx.store.tickerVolumes.getKeys({ reverse: true })) yield parse<TickerObject>(ctx, [5, 2, t])!;
+  for (const [, t] of ctx.store.tickerVolumes.getKeys({ reverse: true })) yield parseObject<TickerObject>(ctx, [5, 2, t])!;
 }
 
 const big = (v: unknown): bigint => BigInt(String(v));

@@ -26,7 +26,7 @@ import {
 } from '../market-reads.js';
 import { asInt64, optTyped, optU32 } from './arguments.js';
 import { FILE, byAccountStartLimit, checkLimit, fail, pageLimit } from './checks.js';
-import { headTime, writeObjects, type Key } from './store-reads.js';
+import { headTime, parseObject, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 import { idInstance } from '../../../src/chain/object-id.js';
@@ -62,7 +62,7 @@ interface Fill {
 }
 
 function readFill(ctx: WorkerContext, n: number, instance: number): Fill {
-  const obj = JSON.parse(ctx.store.objects.get([5, 0, instance])!.toString('utf8')) as Fill['obj'];
+  const obj = parseObject<Fill['obj']>(ctx, [5, 0, instance])!;
   return { n, time: 0, obj };
 }
 
@@ -162,12 +162,11 @@ export const marketHandlers = {
       checkMarket(b.instance, q.instance);
       from = [];
     } else if (startId) {
-      const raw = ctx.store.objects.get([1, 7, startId.instance]);
-      if (!raw) {
+      const o = parseObject<{ seller: string; sell_price: unknown }>(ctx, [1, 7, startId.instance]);
+      if (!o) {
         if (!startPrice) throw new RpcError(fcError(FC.unspecified, 'Order id invalid (maybe just been canceled?), and start price not provided', {}, { file: FILE, method: 'get_account_limit_orders' }));
         from = [priceKey(startPrice), startId.instance];
       } else {
-        const o = JSON.parse(raw.toString('utf8')) as { seller: string; sell_price: unknown };
         const p = priceFromJson(o.sell_price);
         if (p.base.asset !== b.instance) fail('get_account_limit_orders', 'loo.sell_price.base.asset_id == base_id: Order base asset inconsistent');
         if (p.quote.asset !== q.instance) fail('get_account_limit_orders', 'loo.sell_price.quote.asset_id == quote_id: Order quote asset inconsistent with order');
