@@ -19,6 +19,7 @@ import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity 
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
 import { frontEndBoundLine, shareBoundLine } from '../bench/report.js';
+import { isErrorReply, isNotice } from '../bench/replies.js';
 import type { RunResult } from '../bench/results.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
@@ -225,4 +226,23 @@ test('a throughput target not met says whether the CPUs bound it: a CPU budget w
   t.regex(waiting, /With 64 calls in flight a call took 5\.8 ms from send to reply on average/);
   // A target the load generator alone cannot reach on the machine.
   t.regex(shareBoundLine('x', 'ceiling', 1, run(1000, { frontEnd: 10, workers: 10, other: 0, generator: 300 }), ceiling(10000), 2), /the load generator alone would need more CPU than there is/);
+});
+
+test('the load generator counts a reply as an error only when its top level has an error before (or instead of) a result', (t) => {
+  const ok = Buffer.from('{"id":7,"jsonrpc":"2.0","result":[{"memo":"\\"error\\": none","op":[0,{}]}]}');
+  t.false(isErrorReply(ok));
+  t.false(isErrorReply(ok.toString()));
+  t.false(isErrorReply('{"id":1,"jsonrpc":"2.0","result":{"error":"a field named error"}}'));
+  t.true(isErrorReply('{"id":1,"jsonrpc":"2.0","error":{"code":1,"message":"Assert Exception"}}'));
+  t.true(isErrorReply(Buffer.from('{"id":1,"jsonrpc":"2.0","error":{"code":-32601,"message":"no result here"}}')));
+  t.true(isErrorReply('{"jsonrpc":"2.0","error":{"code":1,"message":"m"},"result":null}'));
+  t.true(isErrorReply('Bad Request'));
+  t.true(isErrorReply(''));
+});
+
+test('the load generator tells a subscription notice from a reply by its first bytes', (t) => {
+  t.true(isNotice(Buffer.from('{"method":"notice","params":[1,[[]]]}')));
+  t.false(isNotice(Buffer.from('{"id":1,"jsonrpc":"2.0","result":{"method":"notice"}}')));
+  t.false(isNotice(Buffer.from('{"method":"noti')));
+  t.false(isNotice(Buffer.alloc(0)));
 });
