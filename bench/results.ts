@@ -31,6 +31,8 @@ export interface RunResult {
   nodeCpuPercent: number;
   nodeRssMiB: number;
   generatorUtilisation: number;
+  /** load-generator threads of this run, when not --generators (the ceiling's retries) */
+  generators?: number;
   /** closed loop: calls kept in flight (connections × calls in flight on each) */
   inFlight?: number;
   /** GET /metrics that answered during the run (--scrape-ms) */

@@ -18,7 +18,7 @@ import { runGenerate } from '../src/generate-command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
-import { frontEndBoundLine, shareBoundLine } from '../bench/report.js';
+import { frontEndBoundLine, goals, shareBoundLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
 import type { RunResult } from '../bench/results.js';
 
@@ -245,4 +245,22 @@ test('the load generator tells a subscription notice from a reply by its first b
   t.false(isNotice(Buffer.from('{"id":1,"jsonrpc":"2.0","result":{"method":"notice"}}')));
   t.false(isNotice(Buffer.from('{"method":"noti')));
   t.false(isNotice(Buffer.alloc(0)));
+});
+
+test('a ceiling target that a ratio to a saturated ceiling seems to meet is not known; one it misses is missed', (t) => {
+  const run = (scenario: string, kind: RunResult['kind'], throughput: number, generatorUtilisation: number): RunResult => ({
+    scenario, system: kind === 'graphene-rpc' ? 'graphene-rpc ×2' : kind, kind, ...(kind === 'graphene-rpc' ? { workers: 2 } : {}), loop: 'closed', throughput, latency: {}, sent: 0, completed: 0, errors: 0,
+    nodeCpuPercent: 100, nodeRssMiB: 200, generatorUtilisation, inFlight: 64,
+  });
+  // The 11-27 night run: the ceiling's generator saturated in ws-history and ws-small, not in http-small.
+  const runs = [
+    run('ws-history', 'graphene-rpc', 15907, 0.92), run('ws-history', 'ceiling', 33888, 0.99),
+    run('ws-small', 'graphene-rpc', 51920, 0.9), run('ws-small', 'ceiling', 90000, 0.98),
+    run('http-small', 'graphene-rpc', 16551, 0.9), run('http-small', 'ceiling', 20000, 0.6),
+  ];
+  const r = { runs, idle: [] } as unknown as BenchReport;
+  const table = goals(r, (s, kind) => runs.find((x) => x.scenario === s && x.kind === kind)).join('\n');
+  t.regex(table, /\| ws-history ≥ 0\.4× the ceiling \| 0\.47× \(the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound\) \| not known \|/);
+  t.regex(table, /\| ws-small ≥ 0\.7× the ceiling \| 0\.58× \(the ceiling's generator saturated[^|]*\| \*\*no\*\* \|/);
+  t.regex(table, /\| http-small ≥ 0\.8× the ceiling \| 0\.83× \| yes \|/);
 });
