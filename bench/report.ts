@@ -177,7 +177,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     '',
   );
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');
-  lines.push('Absolute numbers move between runs on a shared machine; the ratios, measured pair by pair in the same run, are the figures to compare. A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
+  lines.push('Absolute numbers move between runs on a shared machine; the ratios, measured pair by pair in the same run, are the figures to compare. A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates and the retry makes more calls, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
   lines.push('| scenario | graphene-rpc calls/s (workers) | p99 ms | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | conventional cluster calls/s | vs cluster | errors |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   const mark = (x: RunResult | undefined) => (x ? `${x.throughput}${saturated(x) ? ' ⚠' : ''}` : 'n/a');
@@ -259,7 +259,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(
     '## How it was measured',
     '',
-    '- Each system runs as its own process; load generators run in worker threads of the bench process; the "generator utilisation" column is their event-loop utilisation (1.0 would mean the generator, not the server, was the limit).',
+    '- Each system runs as its own process; load generators run in worker threads of the bench process; the "generator utilisation" column is the event-loop utilisation of the busiest of them (1.0 would mean the generator, not the server, was the limit).',
     '- Closed loop: every connection keeps a fixed number of calls in flight. Open loop: calls leave at a fixed rate and latency counts from the scheduled time, so queueing is not hidden.',
     '- The ceiling answers every request with a canned reply of the same size as graphene-rpc\'s reply for that scenario (ws-mixed: the small reply; ws-market: the mean of the sampled books and tickers), without parsing anything.',
     '- The conventional stack is Fastify + ws running the same API handlers inline on its main thread against the same LMDB store.',

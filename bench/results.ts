@@ -30,6 +30,7 @@ export interface RunResult {
   errors: number;
   nodeCpuPercent: number;
   nodeRssMiB: number;
+  /** the event-loop utilisation of the busiest load-generator thread */
   generatorUtilisation: number;
   /** load-generator threads of this run, when not --generators (the ceiling's retries) */
   generators?: number;
