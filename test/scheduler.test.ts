@@ -3,7 +3,7 @@
 // connection's waiting calls never run.
 import test from 'ava';
 import { MAX_CALLS_PER_TASK, type CallPool } from '../src/pool/pool.js';
-import { HEAVY_CALLS_PER_TASK, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
+import { HEAVY_CALLS_PER_TASK, QUANTUM, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { costOf, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/pipeline/cost.js';
 import { route } from '../src/dispatch/route.js';
@@ -33,7 +33,9 @@ test('connections are served in turn: a newcomer\'s call travels with the first 
   t.is(tasks.length, 2);
   const first = tasks[0]!.calls.map((c) => c.method);
   t.is(first.length, MAX_CALLS_PER_TASK);
-  t.deepEqual(first.slice(0, 4), ['g0', 'p0', 'g1', 'g2'], 'round robin: the polite call is second, not 201st');
+  const q = QUANTUM.light;
+  const greedyTurn = Array.from({ length: q }, (_, i) => `g${i}`);
+  t.deepEqual(first.slice(0, q + 2), [...greedyTurn, 'p0', `g${q}`], `round robin: the polite call comes after one turn of ${q} greedy calls, not 201st`);
   t.is(s.queued, 200 + 1 - 2 * MAX_CALLS_PER_TASK);
 });
 
@@ -144,5 +146,26 @@ test('owners of one share (HTTP requests from one address) are served as one: ma
   for (let i = 0; i < 100; i++) void s.submit({ isClosed: false, isPaused: false, share: 'http 203.0.113.7' }, 'light', task(`a${i}`));
   void s.submit({ isClosed: false, isPaused: false, share: 'http 198.51.100.1' }, 'light', task('b0'));
   await settle();
-  t.deepEqual(tasks[0]!.calls.map((c) => c.method).slice(0, 3), ['a0', 'b0', 'a1'], 'the other client\'s call is second, not 101st');
+  const q = QUANTUM.light;
+  t.deepEqual(tasks[0]!.calls.map((c) => c.method).slice(0, q + 2), [...Array.from({ length: q }, (_, i) => `a${i}`), 'b0', `a${q}`], 'the other client\'s call comes after one turn, not 101st');
+});
+
+test('a connection\'s pipelined light calls travel together, a turn of a few at a time, so their replies leave in one write; heavy calls one per turn', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const owners = [0, 1, 2].map(() => ({ isClosed: false, isPaused: false }));
+  // Three connections with six light calls each in flight, queued in the order they arrived.
+  for (let i = 0; i < 6; i++) owners.forEach((o, k) => void s.submit(o, 'light', task(`c${k}-${i}`)));
+  await settle();
+  const q = QUANTUM.light;
+  t.true(q > 1 && q < 6);
+  const order = tasks.flatMap((x) => x.calls.map((c) => c.method));
+  const turn = (k: number, from: number, n: number) => Array.from({ length: n }, (_, i) => `c${k}-${from + i}`);
+  t.deepEqual(order, [...turn(0, 0, q), ...turn(1, 0, q), ...turn(2, 0, q), ...turn(0, q, 6 - q), ...turn(1, q, 6 - q), ...turn(2, q, 6 - q)]);
+  // Heavy calls: one per connection per turn.
+  const h = heldPool(4);
+  const hs = fairScheduler(h.pool, { maxQueued: 10_000 });
+  for (let i = 0; i < 2; i++) owners.forEach((o, k) => void hs.submit(o, 'heavy', task(`h${k}-${i}`)));
+  await settle();
+  t.deepEqual(h.tasks.flatMap((x) => x.calls.map((c) => c.method)), ['h0-0', 'h1-0', 'h2-0', 'h0-1', 'h1-1', 'h2-1']);
 });

@@ -75,6 +75,13 @@ export const HEAVY_CALLS_PER_TASK = 4;
  * it; only a node that has seen nothing but heavy calls for this long lets them use every worker.
  */
 export const LIGHT_RECENT_MS = 2000;
+/**
+ * Calls of one owner a round takes together. Light calls: a few, so that a connection's pipelined
+ * calls travel in one task and their replies leave in one write (taken one per round, each went in a
+ * task of its own and had a write of its own); a newcomer then waits behind at most this many of each
+ * other connection's light calls. Heavy calls: one, as their cost is what fairness is about.
+ */
+export const QUANTUM: Record<CostClass, number> = { light: 4, heavy: 1 };
 /** ms between two looks for tasks past their hard bound, while any task is in the pool. */
 const SWEEP_EVERY_MS = 100;
 
@@ -202,8 +209,9 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     }
   };
 
-  /** Takes up to `max` calls of class `cls`, one per owner per round, rotating the ring. */
+  /** Takes up to `max` calls of class `cls`, up to QUANTUM[cls] per owner per round, rotating the ring. */
   const take = (cls: CostClass, max: number): Waiting[] => {
+    const quantum = QUANTUM[cls];
     const out: Waiting[] = [];
     const r = ring[cls];
     // Map iteration visits entries re-added during it, so re-adding a served owner at the end
@@ -221,7 +229,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       }
       // A paused owner keeps its place and its calls; wake() looks again once it reads.
       if (list[0]!.owner.isPaused) continue;
-      out.push(list.shift()!);
+      for (let q = 0; q < quantum && list.length > 0 && out.length < max && !list[0]!.owner.isClosed && !list[0]!.owner.isPaused; q++) out.push(list.shift()!);
       r.delete(share);
       if (list.length > 0) r.set(share, list);
     }
