@@ -347,9 +347,12 @@ export function goals(r: BenchReport, find: Finder): string[] {
     const o = find(s, kind);
     return g && o ? g.throughput / o.throughput : undefined;
   };
-  const flag = (s: string) => (saturated(find(s, 'ceiling')) ? " (the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound)" : '');
   const times = (v: number) => `${v.toFixed(2)}×`;
-  const ceilingRow = (target: string, s: string, k: number) => row(target, share(s, 'ceiling'), (v) => v >= k, times, flag(s), saturated(find(s, 'ceiling')));
+  const ceilingRow = (target: string, s: string, k: number) => {
+    const lowCeiling = saturated(find(s, 'ceiling'));
+    const note = lowCeiling ? " (the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound)" : '';
+    row(target, share(s, 'ceiling'), (v) => v >= k, times, note, lowCeiling);
+  };
   ceilingRow('ws-history ≥ 0.4× the ceiling', 'ws-history', 0.4);
   row('ws-history ≥ 1.5× the conventional stack', share('ws-history', 'conventional'), (v) => v >= 1.5, times);
   ceilingRow('ws-small ≥ 0.7× the ceiling', 'ws-small', 0.7);
@@ -382,15 +385,14 @@ export function goals(r: BenchReport, find: Finder): string[] {
  * short of CPU, and the line says so, with the time a call took (Little's law) instead of a CPU budget.
  */
 export function shareBoundLine(label: string, kind: string, k: number, g: RunResult, o: RunResult, cpus: number): string {
-  const n = count;
   const c = g.cpuUs!;
   const node = nodeCpu(c);
   const need = k * o.throughput;
   const cpuBound = (cpus * 1e6) / (node + c.generator);
   const budget = (cpus * 1e6) / need - c.generator;
   const head =
-    `- **${label}** needs ${n(need)} calls/s (${k}× the ${kind}'s ${n(o.throughput)}${saturated(o) ? ', itself a lower bound: its generator was saturated' : ''}); graphene-rpc made ${n(g.throughput)}. ` +
-    `Per call it spent ${us(node)} µs of node CPU (front end ${us(c.frontEnd)}, pool workers ${us(c.workers)}, other threads ${us(c.other)}) and the load generator ${us(c.generator)} µs: on ${cpus} CPUs that bounds it at ${cpus}·10⁶ / ${us(node + c.generator)} = ${n(cpuBound)} calls/s; the front-end thread alone would allow ${n(1e6 / Math.max(c.frontEnd, 1e-3))}. `;
+    `- **${label}** needs ${count(need)} calls/s (${k}× the ${kind}'s ${count(o.throughput)}${saturated(o) ? ', itself a lower bound: its generator was saturated' : ''}); graphene-rpc made ${count(g.throughput)}. ` +
+    `Per call it spent ${us(node)} µs of node CPU (front end ${us(c.frontEnd)}, pool workers ${us(c.workers)}, other threads ${us(c.other)}) and the load generator ${us(c.generator)} µs: on ${cpus} CPUs that bounds it at ${cpus}·10⁶ / ${us(node + c.generator)} = ${count(cpuBound)} calls/s; the front-end thread alone would allow ${count(1e6 / Math.max(c.frontEnd, 1e-3))}. `;
   if (budget <= 0) return head + `On this machine the load generator alone would need more CPU than there is at that rate: the target cannot be shown here.`;
   if (cpuBound < need) return head + `On this machine the target needs the node to spend at most ${us(budget)} µs per call, ${us(node - budget)} µs less than now.`;
   const wait = g.inFlight ? ` With ${g.inFlight} calls in flight a call took ${((g.inFlight / g.throughput) * 1000).toFixed(1)} ms from send to reply on average (Little's law), far more than the CPU it cost: the rest is waiting (in queues, thread hops and the scheduler's turns).` : '';
@@ -426,7 +428,6 @@ export function frontEndBoundLine(label: string, g: { readonly frontEnd: number;
 function bounds(r: BenchReport, find: Finder): string[] {
   const cpus = r.machine.cpus;
   const out: string[] = [];
-  const n = count;
   // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call).
   const cpuBound = (x: RunResult) => (cpus * 1e6) / (nodeCpu(x.cpuUs!) + x.cpuUs!.generator);
 
@@ -467,9 +468,9 @@ function bounds(r: BenchReport, find: Finder): string[] {
     const mean = (mixed.inFlight / mixed.throughput) * 1000;
     const need = mixed.throughput * (mixedP99 / 10);
     out.push(
-      `- **ws-mixed small-call p99 < 10 ms**: ${mixedP99} ms. The closed loop keeps ${mixed.inFlight} calls in flight, so at ${n(mixed.throughput)} calls/s a call takes ${mean.toFixed(1)} ms from send to reply on average (Little's law), and the p99 is ${(mixedP99 / mean).toFixed(1)}× that. ` +
-        `At this concurrency a p99 under 10 ms needs about ${n(need)} calls/s` +
-        (mixed.cpuUs ? `; the CPUs bound this run at ${n(cpuBound(mixed))}.` : '.') +
+      `- **ws-mixed small-call p99 < 10 ms**: ${mixedP99} ms. The closed loop keeps ${mixed.inFlight} calls in flight, so at ${count(mixed.throughput)} calls/s a call takes ${mean.toFixed(1)} ms from send to reply on average (Little's law), and the p99 is ${(mixedP99 / mean).toFixed(1)}× that. ` +
+        `At this concurrency a p99 under 10 ms needs about ${count(need)} calls/s` +
+        (mixed.cpuUs ? `; the CPUs bound this run at ${count(cpuBound(mixed))}.` : '.') +
         ' An open-loop client at a rate the node sustains sees far lower latency (Capacity advice).',
     );
   }

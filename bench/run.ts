@@ -498,9 +498,9 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
  * is measured again with one more generator thread (up to one per CPU), and its best run is kept, so
  * that the ratios to it rest on the server's limit rather than the client's where the machine allows.
  */
-export async function measureCeiling(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, cpus = os.availableParallelism()): Promise<RunResult> {
+async function measureCeiling(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options): Promise<RunResult> {
   let best = await measure(sys, scenario, spec, o);
-  for (let generators = o.generators + 1; saturated(best) && generators <= cpus; generators++) {
+  for (let generators = o.generators + 1; saturated(best) && generators <= os.availableParallelism(); generators++) {
     log(`  its load generator saturated (utilisation ${best.generatorUtilisation}): again with ${generators} generator threads…`);
     const run = await measure(sys, scenario, spec, { ...o, generators }, { generators });
     if (run.throughput <= best.throughput) break;

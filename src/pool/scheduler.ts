@@ -81,7 +81,7 @@ export const LIGHT_RECENT_MS = 2000;
  * task of its own and had a write of its own); a newcomer then waits behind at most this many of each
  * other connection's light calls. Heavy calls: one, as their cost is what fairness is about.
  */
-export const QUANTUM: Record<CostClass, number> = { light: 4, heavy: 1 };
+export const QUANTUM: Readonly<Record<CostClass, number>> = Object.freeze({ light: 4, heavy: 1 });
 /** ms between two looks for tasks past their hard bound, while any task is in the pool. */
 const SWEEP_EVERY_MS = 100;
 
@@ -229,7 +229,12 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       }
       // A paused owner keeps its place and its calls; wake() looks again once it reads.
       if (list[0]!.owner.isPaused) continue;
-      for (let q = 0; q < quantum && list.length > 0 && out.length < max && !list[0]!.owner.isClosed && !list[0]!.owner.isPaused; q++) out.push(list.shift()!);
+      // A turn ends early at a closed or paused owner (one share may hold several: HTTP requests).
+      for (let q = 0; q < quantum && out.length < max && list.length > 0; q++) {
+        const next = list[0]!.owner;
+        if (next.isClosed || next.isPaused) break;
+        out.push(list.shift()!);
+      }
       r.delete(share);
       if (list.length > 0) r.set(share, list);
     }

@@ -9,7 +9,6 @@ import { asArray, asObjectId, asString, asTime, asUint32, asUint64 } from '../..
 import { objectIdParts } from '../../src/chain/object-id.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
-import type { ObjectKey } from '../../src/chain/store.js';
 import { historyDesc, seqAtOrBefore, type HistoryEntry } from '../../src/chain/history-pages.js';
 import type { HandlersFor } from './types.js';
 import { answerNothing } from './unkept-answers.js';
