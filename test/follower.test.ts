@@ -28,9 +28,17 @@ const NATHAN_KEY = privateKeyFromWif(DEV_WIF);
 const ANY = { authorization: basic('anypass', 'x') };
 type Upstream = Awaited<ReturnType<typeof devnet>>;
 
-/** A follower of `url` in this process, with the devnet's access file (so debug_api can be asked, and refuse). */
-function follow(t: ExecutionContext, url: string, options: Record<string, string> = {}, log?: ReturnType<typeof captureLogs>['log']): Promise<TestNode> {
-  return startTestNode(t, { follow: url, 'api-access': fixture('api-access.json'), 'follow-retry-max-ms': '200', ...options }, log);
+/** Each follower's log lines, so that a follower that does not catch up can be shown with what it said. */
+const logsOf = new WeakMap<object, Record<string, unknown>[]>();
+
+/**
+ * A follower of `url` in this process, with the devnet's access file (so debug_api can be asked, and
+ * refuse). Its log goes to `logs` when the test reads it, else to a capture of its own.
+ */
+async function follow(t: ExecutionContext, url: string, options: Record<string, string> = {}, logs: ReturnType<typeof captureLogs> = captureLogs('debug')): Promise<TestNode> {
+  const node = await startTestNode(t, { follow: url, 'api-access': fixture('api-access.json'), 'follow-retry-max-ms': '200', ...options }, logs.log);
+  logsOf.set(node, logs.lines);
+  return node;
 }
 
 const dgpOf = async (url: string) => (await rpc(url, 'database', 'get_dynamic_global_properties', [])).result as { head_block_number: number; head_block_id: string; last_irreversible_block_num: number };
@@ -44,14 +52,25 @@ async function until(what: string, check: () => Promise<boolean>, ms = 60_000): 
   }
 }
 
-/** Waits until the follower's head is the upstream's (same number, same id). */
-async function caughtUp(f: { httpUrl: string }, up: { httpUrl: string }): Promise<number> {
+/**
+ * Waits until the follower's head is the upstream's (same number, same id). When it does not, the
+ * failure says where each head was and why the follower's /ready said it was not ready.
+ */
+async function caughtUp(f: { httpUrl: string; port: number }, up: { httpUrl: string }): Promise<number> {
   let head = 0;
-  await until('the follower reaches the upstream head', async () => {
-    const [a, b] = await Promise.all([dgpOf(f.httpUrl), dgpOf(up.httpUrl)]);
-    head = b.head_block_number;
-    return a.head_block_number === b.head_block_number && a.head_block_id === b.head_block_id;
-  });
+  let ours = 0;
+  try {
+    await until('the follower reaches the upstream head', async () => {
+      const [a, b] = await Promise.all([dgpOf(f.httpUrl), dgpOf(up.httpUrl)]);
+      head = b.head_block_number;
+      ours = a.head_block_number;
+      return a.head_block_number === b.head_block_number && a.head_block_id === b.head_block_id;
+    });
+  } catch (err) {
+    const r = await ready(f.port);
+    const said = (logsOf.get(f) ?? []).slice(-40).map((l) => JSON.stringify(l)).join('\n');
+    throw new Error(`${(err as Error).message} (follower at ${ours}, upstream at ${head}; /ready ${r.status} ${r.body.reason ?? ''}); its last log lines:\n${said}`);
+  }
   return head;
 }
 
@@ -92,7 +111,7 @@ test('a follower catches up with an existing chain, then follows it live; reads 
   const up = await devnet(t);
   await makeHistory(up, 'catch', 12);
   const logs = captureLogs('info');
-  const f = await follow(t, up.wsUrl, {}, logs.log);
+  const f = await follow(t, up.wsUrl, {}, logs);
   let head = await caughtUp(f, up);
   t.true(head >= 18);
   await sameChain(t, f, up, head);
@@ -211,7 +230,7 @@ test('/ready answers 503 while the follower is more than --follow-max-lag-blocks
 test('an upstream unreachable at start is retried (/ready 503 meanwhile); after an upstream restart the follower reconnects and catches up from its own head', async (t) => {
   const port = await freePort();
   const logs = captureLogs('info');
-  const f = await follow(t, `ws://127.0.0.1:${port}/ws`, {}, logs.log);
+  const f = await follow(t, `ws://127.0.0.1:${port}/ws`, {}, logs);
   await logs.once('cannot reach the upstream; trying again (/ready says 503 meanwhile)');
   const down = await ready(f.port);
   t.is(down.status, 503);
@@ -277,7 +296,7 @@ test('an upstream that serves a block which does not fit (other operation result
   ] as const) {
     const proxy = await wsProxy(t, up.wsUrl);
     const logs = captureLogs('info');
-    const f = await follow(t, proxy.url, { 'follow-max-frame-bytes': String(64 * 1024) }, logs.log);
+    const f = await follow(t, proxy.url, { 'follow-max-frame-bytes': String(64 * 1024) }, logs);
     await caughtUp(f, up);
     proxy.rewrite = rewrite;
     await up.broadcast([op.transfer('1.2.6', '1.2.0', 777)], [NATHAN_KEY]);
@@ -384,7 +403,7 @@ test('a block in Core’s get_block shape (block_id, signing_key, transaction_id
     return JSON.stringify(m);
   };
   const logs = captureLogs('info');
-  const f = await follow(t, proxy.url, {}, logs.log);
+  const f = await follow(t, proxy.url, {}, logs);
   await up.broadcast([op.transfer('1.2.6', '1.2.0', 41)], [NATHAN_KEY]);
   await up.generate(3);
   const head = await caughtUp(f, up);

@@ -8,6 +8,7 @@ import { WORKER_CLOSE_TIMEOUT_MS, openPool } from '../src/pool/pool.js';
 import { HARD_BOUND_GRACE_MS, fairScheduler } from '../src/pool/scheduler.js';
 import { captureLogs } from './helpers/logs.js';
 import { tempDir } from './helpers/temp.js';
+import { makeChain } from './helpers/chain.js';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -86,4 +87,27 @@ test("the worker loader hands piscina the entry's default export", async (t) => 
   );
   t.is(await new Promise((resolve) => worker.once('message', resolve)), 'function echo');
   await worker.terminate();
+});
+
+test("a worker's first call reads the store as it is then, not as it was when the worker opened it", async (t) => {
+  // A follower applies blocks while the pool starts, before anything listens for them to call
+  // storeChanged(); the workers' snapshot from opening the store must not outlive their first call.
+  const chain = makeChain(t);
+  chain.block();
+  const config = buildConfig({ workers: '2', 'log-level': 'silent', 'data-dir': chain.dataDir });
+  const pool = openPool(config, captureLogs('warn').log);
+  t.teardown(() => pool.close());
+  await pool.ready();
+  const head = async () => {
+    const [answer] = await pool.runTask([{ set: 'database', method: 'get_dynamic_global_properties', params: [] }]);
+    return (JSON.parse(new TextDecoder().decode(answer as Uint8Array)) as { head_block_number: number }).head_block_number;
+  };
+  chain.block();
+  chain.block();
+  // Both workers, each at its first call.
+  t.deepEqual(await Promise.all([head(), head()]), [3, 3]);
+  // After that, a block is seen once the pool is told of it.
+  chain.block();
+  pool.storeChanged();
+  t.deepEqual(await Promise.all([head(), head()]), [4, 4]);
 });

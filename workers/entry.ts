@@ -26,7 +26,10 @@ setAddressPrefix(config.addressPrefix);
 // Read-only: every write goes through the front end's chain writer, the store's one writer.
 const store = openChainStore(config.dataDir, { readOnly: true });
 const storeVersion = new Int32Array(init.storeVersion);
-let seenVersion = Atomics.load(storeVersion, 0);
+// None yet: the first task starts on a fresh snapshot. Opening the store began one, and blocks
+// written while this thread started (a follower catches up while the pool starts, before the front
+// end listens for its blocks) did not change the version; without this they stay unseen until the next.
+let seenVersion: number | undefined;
 
 /** Starts the call on a fresh snapshot if the store changed since this worker last read it. */
 function refreshSnapshot(): void {
