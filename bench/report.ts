@@ -37,6 +37,14 @@ export const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.wo
 /** A count as the bounds section writes it (12,345), and microseconds (12.3). */
 const count = (v: number) => Math.round(v).toLocaleString('en-US');
 const us = (v: number) => v.toFixed(1);
+const gb = (bytes: number) => (bytes / 1e9).toFixed(2);
+
+/** What the report says of the store's page cache before the runs. */
+export function storeWarmupLine(w: BenchReport['storeWarmup']): string {
+  if (!w) return '';
+  if (w.read) return ` The store (${gb(w.bytes)} GB) was read through once before the runs (${w.seconds.toFixed(1)} s), so that every system read it from the page cache, as a node that has served a while does.`;
+  return ` The store (${gb(w.bytes)} GB) is more than half this machine's memory (${gb(w.limitBytes * 2)} GB), so it was not read ahead: the runs read it from disk where they must, the first system measured most.`;
+}
 
 /** The cores a projection is made for. */
 export const PROJECTED_CORES = [2, 4, 8, 16, 32] as const;
@@ -173,7 +181,8 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     `Run ${r.started} on ${r.machine.cpus} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB, Node ${r.machine.node}. ` +
       `Chain: ${r.chain.accounts} accounts, ${r.chain.operations} operations; the busiest account holds ${r.chain.busiestAccountOps}; ${r.chain.openOrders ?? 0} open limit orders. ` +
       `Each closed-loop run lasts ${(Number(r.settings.durationMs) / 1000).toFixed(1)} s.` +
-      (r.pendingLeft ? ` graphene-rpc's throughput runs had ${r.pendingLeft} transactions pending (--pending-transactions).` : ''),
+      (r.pendingLeft ? ` graphene-rpc's throughput runs had ${r.pendingLeft} transactions pending (--pending-transactions).` : '') +
+      storeWarmupLine(r.storeWarmup),
     '',
   );
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');

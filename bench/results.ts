@@ -2,6 +2,7 @@
 // from both so that the report reads results without importing the runner.
 import type { SystemKind } from './systems.js';
 import type { AttackOutcome } from './attack-worker.js';
+import type { StoreWarmup } from './page-cache.js';
 
 export interface Percentiles {
   p50: number;
@@ -60,6 +61,8 @@ export interface BenchReport {
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
   chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
   settings: Record<string, unknown>;
+  /** the store read through once before the runs, so that no system pays for cold reads the others do not (bench/page-cache.ts); absent in reports from before */
+  storeWarmup?: StoreWarmup;
   /** transactions broadcast and accepted, and left pending, before graphene-rpc's throughput runs */
   pendingLeft?: number;
   runs: RunResult[];

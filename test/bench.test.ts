@@ -9,7 +9,7 @@
 // longest part.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,9 @@ import { runGenerate } from '../src/generate-command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
-import { frontEndBoundLine, goals, shareBoundLine } from '../bench/report.js';
+import { frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
+import { warmPageCache } from '../bench/page-cache.js';
 import type { RunResult } from '../bench/results.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
@@ -85,6 +86,9 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   t.regex(md, /## Goals\n[^]*\| ws-history ≥ 1\.5× the conventional stack \| [\d.]+× \| (yes|\*\*no\*\*) \|/);
   t.regex(md, /## Where each microsecond goes\n[^]*\| ws-small \| graphene-rpc ×1 \| [\d.]+ \| [\d.]+ \|/);
   t.regex(md, /## Scaling projection\n[^]*\| ws-history \| conventional \| \d+ \|/);
+  // The tiny store was read through before the runs, and the report says so.
+  t.true(report.storeWarmup!.read && report.storeWarmup!.bytes > 0);
+  t.regex(md, /The store \([\d.]+ GB\) was read through once before the runs/);
 });
 
 test('graphene-rpc bench --tiny measures idle sessions and deposit notices', async (t) => {
@@ -266,4 +270,19 @@ test('a ceiling target that a ratio to a saturated ceiling seems to meet is not 
   t.regex(table, /\| ws-history ≥ 0\.4× the ceiling \| 0\.47× \(the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound\) \| not known \|/);
   t.regex(table, /\| ws-small ≥ 0\.7× the ceiling \| 0\.58× \(the ceiling's generator saturated[^|]*\| \*\*no\*\* \|/);
   t.regex(table, /\| http-small ≥ 0\.8× the ceiling \| 0\.83× \| yes \|/);
+});
+
+test('the bench reads the store through before the runs when it fits in half the memory, and says when it does not', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-warm-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'data.mdb'), Buffer.alloc(20 * 1024 * 1024 + 5, 1));
+  writeFileSync(path.join(dir, 'lock.mdb'), Buffer.alloc(100));
+  mkdirSync(path.join(dir, 'not-a-file'));
+  const read = warmPageCache(dir, 1e9);
+  t.like(read, { bytes: 20 * 1024 * 1024 + 105, read: true });
+  t.regex(storeWarmupLine(read), /The store \(0\.02 GB\) was read through once before the runs \(\d+\.\d s\)/);
+  const skipped = warmPageCache(dir, 1024);
+  t.like(skipped, { bytes: 20 * 1024 * 1024 + 105, read: false, seconds: 0 });
+  t.regex(storeWarmupLine(skipped), /is more than half this machine's memory \(0\.00 GB\), so it was not read ahead/);
+  t.is(storeWarmupLine(undefined), '', 'reports from before say nothing of it');
 });
