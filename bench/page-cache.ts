@@ -20,9 +20,9 @@ const CHUNK = 8 * 1024 * 1024;
 /** Reads every file of the store in `dir` once, in order, unless together they pass `limitBytes`. */
 export function warmPageCache(dir: string, limitBytes: number): StoreWarmup {
   const started = performance.now();
-  const files = readdirSync(dir)
-    .map((name) => path.join(dir, name))
-    .filter((file) => statSync(file).isFile());
+  const files = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(dir, entry.name));
   const bytes = files.reduce((n, file) => n + statSync(file).size, 0);
   if (bytes > limitBytes) return { bytes, read: false, limitBytes, seconds: 0 };
   const buffer = Buffer.allocUnsafe(CHUNK);

@@ -27,7 +27,7 @@ import { transferOp } from '../src/chain/operations.js';
 import { processUsage, startSystem, threadTimes, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, PollStats, SessionSpec } from './session-worker.js';
-import { nodeCpu, projectThroughput, saturated, writeReport } from './report.js';
+import { nodeCpu, projectThroughput, saturated, storeWarmupLine, writeReport } from './report.js';
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { warmPageCache } from './page-cache.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
@@ -829,11 +829,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
   if (await upgradeDataDir(o.dataDir)) log(`upgraded ${o.dataDir} to the current store schema`);
   const info = chainInfo(o.dataDir);
   const storeWarmup = warmPageCache(path.join(o.dataDir, 'chain'), os.totalmem() / 2);
-  log(
-    storeWarmup.read
-      ? `read the store through once (${(storeWarmup.bytes / 1e9).toFixed(2)} GB in ${storeWarmup.seconds.toFixed(1)} s) so that every system reads it from the page cache`
-      : `the store (${(storeWarmup.bytes / 1e9).toFixed(2)} GB) is more than half this machine's memory: not read ahead, the runs read it from disk where they must`,
-  );
+  log(storeWarmupLine(storeWarmup).trim());
   if (o.scenarios.has('ws-market') && info.markets.length === 0) {
     // Refused before anything runs: polling empty books would measure nothing a bot sees.
     throw new Error(
