@@ -286,3 +286,24 @@ test('the bench reads the store through before the runs when it fits in half the
   t.regex(storeWarmupLine(skipped), /is more than half this machine's memory \(0\.00 GB\), so it was not read ahead/);
   t.is(storeWarmupLine(undefined), '', 'reports from before say nothing of it');
 });
+
+test('bench/generate-writes counts the store\'s calls of a generated chain by table, and times LMDB puts alone', async (t) => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-writes-out-'));
+  t.teardown(() => rmSync(out, { recursive: true, force: true }));
+  const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bench/generate-writes.js');
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, [script, '--accounts', '60', '--operations', '600', '--out', out], { timeout: 120_000 }, (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve())),
+  );
+  const file = readdirSync(out).find((f) => f.startsWith('generate-writes-') && f.endsWith('.json'));
+  if (!file) return t.fail('no JSON written');
+  const r = JSON.parse(readFileSync(path.join(out, file), 'utf8')) as { generated: number; putsPerOperation: number; calls: { call: string; 'per operation': number }[]; floor: { 'µs a put': number }[] };
+  const per = (call: string) => r.calls.find((c) => c.call === call)?.['per operation'];
+  // Every operation of a chain without orders is one 1.11.x object with one index entry and no
+  // virtual operation; each concerns two accounts, but for the three asset_create (their issuer alone).
+  t.is(per('operationIndex.putSync'), 1);
+  t.true(per('accountHistory.putSync')! >= 1.95 && per('accountHistory.putSync')! <= 2, String(per('accountHistory.putSync')));
+  t.is(per('accountSequence.putSync'), per('accountHistory.putSync'));
+  t.true(r.putsPerOperation > 6, `${r.putsPerOperation} puts an operation`);
+  t.is(r.floor.length, 2);
+  for (const row of r.floor) t.true(row['µs a put'] > 0 && Number.isFinite(row['µs a put']));
+});

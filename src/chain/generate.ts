@@ -13,8 +13,9 @@
 
 import { createHash } from 'node:crypto';
 import type { TransactionFlags } from 'lmdb';
-import { type ChainStore } from './store.js';
+import { type ChainStore, type TransferFeedDb, type TransferKey } from './store.js';
 import { applyBlock } from './writer.js';
+import { compareTransferKeys } from './transfer-feed.js';
 import type { OperationJson } from './types.js';
 import { fcTime, i64, parseFcTime } from './fc-json.js';
 import { formatPublicKey } from './public-key.js';
@@ -158,18 +159,22 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       waiting.set(id, { resolve, reject });
       signer.postMessage(request(id));
     });
-  const sign = (items: { trx: UnsignedTransactionJson; key: Uint8Array }[]): Promise<string[]> =>
-    ask((id) => ({ kind: 'sign', id, chainId, items })).then((r) => r.signatures!);
+  const sign = (items: { trx: UnsignedTransactionJson; key: Uint8Array }[]): Promise<Signed> =>
+    ask((id) => ({ kind: 'sign', id, chainId, items })).then((r) => ({ signatures: r.signatures!, ids: r.ids! }));
   // A failure is awaited where the block is applied; until then it must not count as unhandled.
   const settled = <T>(p: Promise<T>): Promise<T> => {
     p.catch(() => undefined);
     return p;
   };
 
+  interface Signed {
+    readonly signatures: readonly string[];
+    readonly ids: readonly string[];
+  }
   interface Sealed {
     readonly trxs: UnsignedTransactionJson[];
     readonly ops: number;
-    readonly signatures: Promise<string[]>;
+    readonly signed: Promise<Signed>;
   }
   let building: { trx: UnsignedTransactionJson; key: Uint8Array }[] = [];
   /** sealed blocks, sent for signing, not applied yet (oldest first) */
@@ -179,18 +184,35 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   // which copies every page it touches from its parent again. Here the blocks write straight into the
   // batch's transaction: a block that failed would leave a part of itself in it, but then the whole
   // batch is dropped (the transaction aborts) and generate fails.
-  const inBatch: ChainStore = { ...store, root: { transactionSync: <T>(f: () => T): T => store.root.transactionSync(f, 0 as TransactionFlags) } as unknown as ChainStore['root'] };
+  //
+  // The deposit feed's entries of a batch are held until its end and written then in key order:
+  // nothing in a block reads the feed, and an entry written next to the last one finds its page in
+  // the CPU's caches instead of descending the tree at a random account (on a chain of 50,000
+  // accounts: 7.4 → 3.7 µs a put, README "A synthetic chain").
+  const feed: [TransferKey, Buffer][] = [];
+  const heldFeed = { putSync: (key: TransferKey, value: Buffer) => feed.push([key, value]) > 0 } as unknown as TransferFeedDb;
+  const writeFeed = () => {
+    feed.sort(([a], [b]) => compareTransferKeys(a, b));
+    for (const [key, value] of feed) store.transferFeed.putSync(key, value);
+    feed.length = 0;
+  };
+  const inBatch: ChainStore = {
+    ...store,
+    transferFeed: heldFeed,
+    root: { transactionSync: <T>(f: () => T): T => store.root.transactionSync(f, 0 as TransactionFlags) } as unknown as ChainStore['root'],
+  };
 
   /** Applies the oldest `count` sealed blocks in one write transaction. */
   const applyBatch = async (count: number) => {
     const batch = sealed.splice(0, count);
     if (batch.length === 0) return;
-    const signatures = await Promise.all(batch.map((b) => b.signatures));
+    const signed = await Promise.all(batch.map((b) => b.signed));
     store.root.transactionSync(() => {
       batch.forEach((b, k) => {
         time += 3;
-        const transactions = b.trxs.map((trx, i) => ({ ...trx, signatures: [signatures[k]![i]!] }));
-        const applied = applyBlock(inBatch, { timestamp: time, transactions }, signerKey);
+        const { signatures, ids } = signed[k]!;
+        const transactions = b.trxs.map((trx, i) => ({ ...trx, signatures: [signatures[i]!] }));
+        const applied = applyBlock(inBatch, { timestamp: time, transactions, transactionIds: ids }, signerKey);
         trades += applied.market.fills.length / 2;
         headId = applied.blockId;
         headNum = applied.blockNum;
@@ -198,6 +220,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
         written += b.ops;
         opts.onProgress?.(written, opsTarget);
       });
+      writeFeed();
     });
   };
 
@@ -206,7 +229,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     if (building.length === 0) return;
     const items = building;
     building = [];
-    sealed.push({ trxs: items.map((i) => i.trx), ops: pendingOps, signatures: settled(sign(items)) });
+    sealed.push({ trxs: items.map((i) => i.trx), ops: pendingOps, signed: settled(sign(items)) });
     pendingOps = 0;
     if (sealed.length >= 2 * BLOCKS_PER_COMMIT) await applyBatch(BLOCKS_PER_COMMIT);
   };

@@ -1476,6 +1476,12 @@ export function signingDigest(chainIdHex: string, trx: unknown): Uint8Array {
   return sha256(hexBytes(chainIdHex, 'chain_id', 32), packTransaction(trx));
 }
 
+/** signingDigest and transactionId of one transaction, packed once for both. */
+export function signingDigestAndId(chainIdHex: string, trx: unknown): { digest: Uint8Array; id: string } {
+  const packed = packTransaction(trx);
+  return { digest: sha256(hexBytes(chainIdHex, 'chain_id', 32), packed), id: toHex(sha256(packed).subarray(0, 20)) };
+}
+
 export function packBlockHeader(header: unknown): Uint8Array {
   return packWith(blockHeader, header);
 }

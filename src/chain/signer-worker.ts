@@ -1,9 +1,10 @@
 // A thread that signs transactions for `generate`, and derives its accounts' public keys, so that
 // this work (secp256k1, the most expensive step) runs beside the chain writer instead of before it.
-// It signs with libsecp256k1 (wasm-signer.ts): the same signatures as keys.ts, about three times
+// It also hands back each transaction's id, a hash of the bytes it packed to sign, so that the chain
+// writer does not pack the transaction again for it. It signs with libsecp256k1 (wasm-signer.ts): the same signatures as keys.ts, about three times
 // faster.
 import { parentPort } from 'node:worker_threads';
-import { signingDigest } from './serializer.js';
+import { signingDigestAndId } from './serializer.js';
 import type { UnsignedTransactionJson } from './transaction-builder.js';
 import { loadWasmSigner } from './wasm-signer.js';
 
@@ -15,6 +16,8 @@ export type SignRequest =
 export interface SignReply {
   readonly id: number;
   readonly signatures?: string[];
+  /** the signed transactions' ids, in order (computed from the bytes packed for signing) */
+  readonly ids?: string[];
   readonly publicKeys?: Uint8Array[];
   readonly error?: string;
 }
@@ -28,8 +31,14 @@ parentPort!.on('message', (req: SignRequest) => {
         parentPort!.postMessage({ id: req.id, publicKeys: req.keys.map((k) => s.publicKey(k)) } satisfies SignReply);
         return;
       }
-      const signatures = req.items.map(({ trx, key }) => s.signCompact(signingDigest(req.chainId, trx), key));
-      parentPort!.postMessage({ id: req.id, signatures } satisfies SignReply);
+      const signatures: string[] = [];
+      const ids: string[] = [];
+      for (const { trx, key } of req.items) {
+        const { digest, id } = signingDigestAndId(req.chainId, trx);
+        signatures.push(s.signCompact(digest, key));
+        ids.push(id);
+      }
+      parentPort!.postMessage({ id: req.id, signatures, ids } satisfies SignReply);
     },
   ).catch((err: unknown) => parentPort!.postMessage({ id: req.id, error: (err as Error).message } satisfies SignReply));
 });

@@ -14,6 +14,9 @@ type Obj = Record<string, unknown>;
 
 const keyOf = (k: ObjectKey): string => `${k[0]}.${k[1]}.${k[2]}`;
 
+/** The store's order of object keys (ordered-binary sorts a tuple of numbers by each in turn). */
+const compareKeys = (a: ObjectKey, b: ObjectKey): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
 const accountOf = (v: unknown): number | undefined => {
   const p = objectIdParts(v);
   return p && p.space === 1 && p.type === 2 ? p.instance : undefined;
@@ -231,8 +234,10 @@ export class ChainState {
       changes.json.set(id, JSON.stringify(obj));
       for (const a of relevantAccounts(key, obj, this.relevant.get(id))) changes.removedAccounts.add(a);
     }
-    for (const [id, e] of this.cache) {
-      if (!e.dirty) continue;
+    // In key order: each put then descends the B-tree next to the last one, along pages already in
+    // the CPU's caches (a generated chain's block: 7.9 → 6.9 µs a put, README "A synthetic chain").
+    const dirty = [...this.cache].filter(([, e]) => e.dirty).sort(([, a], [, b]) => compareKeys(a.key, b.key));
+    for (const [id, e] of dirty) {
       const json = e.text ?? JSON.stringify(e.obj);
       this.store.objects.putSync(e.key, Buffer.from(json));
       (e.created ? changes.created : changes.changed).push(id);

@@ -305,6 +305,11 @@ export interface BlockInput {
   /** block time, seconds since the epoch */
   readonly timestamp: number;
   readonly transactions: readonly SignedTransactionJson[];
+  /**
+   * The transactions' ids, in order, when the caller has computed them with transactionId already
+   * (generate's signer thread packs each transaction to sign it); computed here otherwise.
+   */
+  readonly transactionIds?: readonly string[];
 }
 
 /** The plugins of Core's witness_node that change what a block does to the store. */
@@ -466,7 +471,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Arra
         record(op, result, trxInBlock, opInTrx, 0, false, impacted);
         virtualOps.splice(0).forEach((v, i) => record(v.op, v.result, trxInBlock, opInTrx, i + 1, true, v.impacted));
       });
-      const id = transactionId(trx);
+      const id = input.transactionIds?.[trxInBlock] ?? transactionId(trx);
       transactionIds.push(id);
       store.transactions.putSync(id, [blockNum, trxInBlock]);
       processed.push({
