@@ -159,6 +159,10 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       waiting.set(id, { resolve, reject });
       signer.postMessage(request(id));
     });
+  interface Signed {
+    readonly signatures: readonly string[];
+    readonly ids: readonly string[];
+  }
   const sign = (items: { trx: UnsignedTransactionJson; key: Uint8Array }[]): Promise<Signed> =>
     ask((id) => ({ kind: 'sign', id, chainId, items })).then((r) => ({ signatures: r.signatures!, ids: r.ids! }));
   // A failure is awaited where the block is applied; until then it must not count as unhandled.
@@ -167,10 +171,6 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
     return p;
   };
 
-  interface Signed {
-    readonly signatures: readonly string[];
-    readonly ids: readonly string[];
-  }
   interface Sealed {
     readonly trxs: UnsignedTransactionJson[];
     readonly ops: number;

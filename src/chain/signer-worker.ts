@@ -1,8 +1,8 @@
 // A thread that signs transactions for `generate`, and derives its accounts' public keys, so that
 // this work (secp256k1, the most expensive step) runs beside the chain writer instead of before it.
 // It also hands back each transaction's id, a hash of the bytes it packed to sign, so that the chain
-// writer does not pack the transaction again for it. It signs with libsecp256k1 (wasm-signer.ts): the same signatures as keys.ts, about three times
-// faster.
+// writer does not pack the transaction again for it. It signs with libsecp256k1 (wasm-signer.ts):
+// the same signatures as keys.ts, about three times faster.
 import { parentPort } from 'node:worker_threads';
 import { signingDigestAndId } from './serializer.js';
 import type { UnsignedTransactionJson } from './transaction-builder.js';
