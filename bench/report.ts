@@ -36,6 +36,9 @@ export const saturated = (x: RunResult | undefined) => x !== undefined && x.gene
 export const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.workers + c.other;
 /** A count as the bounds section writes it (12,345), and microseconds (12.3). */
 const count = (v: number) => Math.round(v).toLocaleString('en-US');
+
+/** Issue 15's goal for `graphene-rpc generate`, operations a second. */
+export const GENERATE_GOAL = 50_000;
 const us = (v: number) => v.toFixed(1);
 const gb = (bytes: number) => (bytes / 1e9).toFixed(2);
 
@@ -384,6 +387,7 @@ export function goals(r: BenchReport, find: Finder): string[] {
   row('ws-deposits p99 notice delay < 100 ms', r.deposits?.delayMs.p99, (v) => v < 100, (v) => `${v} ms with ${r.deposits!.sessions} sessions`);
   const gIdle = r.idle.find((i) => i.system.startsWith('graphene-rpc'));
   row('ws-idle < 10 KiB per session', gIdle?.bytesPerSession, (v) => v < 10 * 1024, (v) => `${(v / 1024).toFixed(1)} KiB with ${gIdle!.sessions} sessions`);
+  row(`generate ≥ ${count(GENERATE_GOAL)} operations/s`, r.chain?.generatedPerSecond, (v) => v >= GENERATE_GOAL, (v) => `${count(v)} operations/s (this chain, when it was made)`);
   return out;
 }
 
@@ -434,7 +438,8 @@ export function frontEndBoundLine(label: string, g: { readonly frontEnd: number;
  * CPUs (the node and the load generator share them), the front-end thread, the pool's crossing, or
  * the scenario's fixed concurrency (Little's law).
  */
-function bounds(r: BenchReport, find: Finder): string[] {
+/** "What bounds the targets not met": a line for each target the run missed, from its own figures. */
+export function bounds(r: BenchReport, find: Finder): string[] {
   const cpus = r.machine.cpus;
   const out: string[] = [];
   // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call).
@@ -481,6 +486,13 @@ function bounds(r: BenchReport, find: Finder): string[] {
         `At this concurrency a p99 under 10 ms needs about ${count(need)} calls/s` +
         (mixed.cpuUs ? `; the CPUs bound this run at ${count(cpuBound(mixed))}.` : '.') +
         ' An open-loop client at a rate the node sustains sees far lower latency (Capacity advice).',
+    );
+  }
+  const made = r.chain?.generatedPerSecond;
+  if (made !== undefined && made < GENERATE_GOAL) {
+    out.push(
+      `- **generate ≥ ${count(GENERATE_GOAL)} operations/s**: ${count(made)} operations/s when this chain was made. The goal leaves ${(1e6 / GENERATE_GOAL).toFixed(0)} µs an operation on the one thread that holds LMDB's write transaction, and about ten puts an operation go there; ` +
+        '`npm run bench:writes` counts and times them on a generated chain and times LMDB puts alone on the machine (README "A synthetic chain").',
     );
   }
   if (out.length === 0) return [];

@@ -59,7 +59,15 @@ export interface BenchReport {
   started: string;
   quick: boolean;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
-  chain: { dataDir: string; accounts: number; operations: number; busiestAccountOps: number; openOrders: number };
+  chain: {
+    dataDir: string;
+    accounts: number;
+    operations: number;
+    busiestAccountOps: number;
+    openOrders: number;
+    /** operations a second `graphene-rpc generate` made this chain at (on the machine that made it); absent for chains made before it recorded its time */
+    generatedPerSecond?: number;
+  };
   settings: Record<string, unknown>;
   /** the store read through once before the runs, so that no system pays for cold reads the others do not (bench/page-cache.ts); absent in reports from before */
   storeWarmup?: StoreWarmup;

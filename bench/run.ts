@@ -231,6 +231,8 @@ interface ChainInfo {
   users: string[];
   /** the markets with open limit orders, most orders first */
   markets: Market[];
+  /** operations a second `generate` made the chain at, as it recorded (absent: made before it recorded its time) */
+  generatedPerSecond?: number;
 }
 
 interface Market {
@@ -271,7 +273,9 @@ function chainInfo(dataDir: string): ChainInfo {
     const stats = JSON.parse(store.objects.get([2, 6, busiestId])!.toString('utf8')) as { total_ops: number | string };
     const users: string[] = [];
     for (const { key } of store.accountNames.getRange({ start: 'user-', end: 'user.', limit: 20_000 })) users.push(key);
-    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users, markets: marketsOf(store) };
+    const generated = JSON.parse(store.meta.get('generated') ?? '{}') as { operations?: number; seconds?: number };
+    const generatedPerSecond = generated.operations !== undefined && generated.seconds ? Math.round(generated.operations / generated.seconds) : undefined;
+    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users, markets: marketsOf(store), generatedPerSecond };
   } finally {
     void store.close();
   }
@@ -841,7 +845,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     started: startedAt.toISOString(),
     quick: o.quick,
     machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 1024 ** 3), node: process.version },
-    chain: { dataDir: o.dataDir, accounts: info.accounts, operations: info.operations, busiestAccountOps: info.busiestOps, openOrders: info.markets.reduce((n, m) => n + m.orders[0] + m.orders[1], 0) },
+    chain: { dataDir: o.dataDir, accounts: info.accounts, operations: info.operations, busiestAccountOps: info.busiestOps, openOrders: info.markets.reduce((n, m) => n + m.orders[0] + m.orders[1], 0), generatedPerSecond: info.generatedPerSecond },
     storeWarmup,
     settings: {
       scenarios: [...o.scenarios],

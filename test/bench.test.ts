@@ -18,7 +18,7 @@ import { runGenerate } from '../src/generate-command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport } from '../bench/results.js';
-import { frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
+import { bounds, frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
 import { warmPageCache } from '../bench/page-cache.js';
 import type { RunResult } from '../bench/results.js';
@@ -84,6 +84,9 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   t.regex(md, /## Capacity advice/);
   t.regex(md, /## ws-market\n[^]*\| BTS\/X[A-Z]+ \| \d+ \|/);
   t.regex(md, /## Goals\n[^]*\| ws-history ≥ 1\.5× the conventional stack \| [\d.]+× \| (yes|\*\*no\*\*) \|/);
+  // generate recorded how long it took to make the chain, and the report reads it back.
+  t.true(report.chain.generatedPerSecond! > 0, 'the rate the chain was generated at');
+  t.regex(md, /## Goals\n[^]*\| generate ≥ 50,000 operations\/s \| [\d,]+ operations\/s \(this chain, when it was made\) \| (yes|\*\*no\*\*) \|/);
   t.regex(md, /## Where each microsecond goes\n[^]*\| ws-small \| graphene-rpc ×1 \| [\d.]+ \| [\d.]+ \|/);
   t.regex(md, /## Scaling projection\n[^]*\| ws-history \| conventional \| \d+ \|/);
   // The tiny store was read through before the runs, and the report says so.
@@ -270,6 +273,17 @@ test('a ceiling target that a ratio to a saturated ceiling seems to meet is not 
   t.regex(table, /\| ws-history ≥ 0\.4× the ceiling \| 0\.47× \(the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound\) \| not known \|/);
   t.regex(table, /\| ws-small ≥ 0\.7× the ceiling \| 0\.58× \(the ceiling's generator saturated[^|]*\| \*\*no\*\* \|/);
   t.regex(table, /\| http-small ≥ 0\.8× the ceiling \| 0\.83× \| yes \|/);
+});
+
+test('the goals table gives the rate the chain in use was generated at against generate\'s goal, and what bounds it when missed', (t) => {
+  const report = (generatedPerSecond: number | undefined) => ({ runs: [], idle: [], machine: { cpus: 2 }, chain: { generatedPerSecond } }) as unknown as BenchReport;
+  const none = () => undefined;
+  t.regex(goals(report(4904), none).join('\n'), /\| generate ≥ 50,000 operations\/s \| 4,904 operations\/s \(this chain, when it was made\) \| \*\*no\*\* \|/);
+  t.regex(bounds(report(4904), none).join('\n'), /- \*\*generate ≥ 50,000 operations\/s\*\*: 4,904 operations\/s when this chain was made\. The goal leaves 20 µs an operation .*npm run bench:writes/);
+  t.regex(goals(report(51000), none).join('\n'), /\| generate ≥ 50,000 operations\/s \| 51,000 operations\/s \(this chain, when it was made\) \| yes \|/);
+  t.deepEqual(bounds(report(51000), none), [], 'nothing to explain when it is met');
+  // A chain generated before generate recorded its time.
+  t.regex(goals(report(undefined), none).join('\n'), /\| generate ≥ 50,000 operations\/s \| n\/a \| – \|/);
 });
 
 test('the bench reads the store through before the runs when it fits in half the memory, and says when it does not', (t) => {
