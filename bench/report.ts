@@ -34,11 +34,11 @@ export const saturated = (x: RunResult | undefined) => x !== undefined && x.gene
 
 /** The node's CPU per call, all its threads (the load generator's not counted). */
 export const nodeCpu = (c: NonNullable<RunResult['cpuUs']>) => c.frontEnd + c.workers + c.other;
-/** A count as the bounds section writes it (12,345), and microseconds (12.3). */
-const count = (v: number) => Math.round(v).toLocaleString('en-US');
-
 /** Issue 15's goal for `graphene-rpc generate`, operations a second. */
 export const GENERATE_GOAL = 50_000;
+
+/** A count as the bounds section writes it (12,345), and microseconds (12.3). */
+const count = (v: number) => Math.round(v).toLocaleString('en-US');
 const us = (v: number) => v.toFixed(1);
 const gb = (bytes: number) => (bytes / 1e9).toFixed(2);
 
@@ -434,11 +434,11 @@ export function frontEndBoundLine(label: string, g: { readonly frontEnd: number;
 }
 
 /**
- * For each target this run did not meet, what bounds it, from this run's own measurements: the
- * CPUs (the node and the load generator share them), the front-end thread, the pool's crossing, or
- * the scenario's fixed concurrency (Little's law).
+ * "What bounds the targets not met": for each target this run did not meet, what bounds it, from
+ * this run's own measurements: the CPUs (the node and the load generator share them), the front-end
+ * thread, the pool's crossing, or the scenario's fixed concurrency (Little's law); for generate's
+ * rate, where its bound is measured (bench:writes).
  */
-/** "What bounds the targets not met": a line for each target the run missed, from its own figures. */
 export function bounds(r: BenchReport, find: Finder): string[] {
   const cpus = r.machine.cpus;
   const out: string[] = [];

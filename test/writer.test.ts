@@ -1,6 +1,10 @@
 // The chain writer against a real store: evaluators, balances, history, blocks, atomicity.
 import test from 'ava';
-import { makeChain, op } from './helpers/chain.js';
+import { DEV_WIF, makeChain, op } from './helpers/chain.js';
+import { applyBlock } from '../src/chain/writer.js';
+import { transactionId } from '../src/chain/serializer.js';
+import { privateKeyFromWif } from '../src/chain/keys.js';
+import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
 import { ChainError } from '../src/chain/evaluators.js';
 import { blockId, transactionMerkleRoot } from '../src/chain/serializer.js';
 
@@ -58,4 +62,19 @@ test('account_create results name the new account, which enters its own history'
   t.deepEqual(h.result, [1, '1.2.7']);
   t.deepEqual([...chain.store.accountHistory.getKeys({ start: [7, 0], end: [7, Infinity] })], [[7, 0]]);
   t.deepEqual([...chain.store.keyReferences.getKeys({ start: ['BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV', 0], end: ['BTS6MRyAjQq8ud7hVNYcfnVPJqcVpscN5So8BhtHuGYqET5GDW5CV', Infinity] })].map((k) => k[1]), [6, 7]);
+});
+
+test('transaction ids handed to applyBlock are the ones stored; a list that does not match the transactions is refused and nothing is kept', (t) => {
+  const chain = makeChain(t);
+  chain.block([op.accountCreate('alice')]);
+  const dgp = json(chain.store.objects.get([2, 1, 0]));
+  const time = parseFcTime(dgp.time) + 3;
+  const trx = { ref_block_num: 0, ref_block_prefix: 0, expiration: fcTime(time + 60), operations: [op.transfer('1.2.6', '1.2.7', 5)], extensions: [], signatures: [] };
+  const key = privateKeyFromWif(DEV_WIF);
+  t.throws(() => applyBlock(chain.store, { timestamp: time, transactions: [trx], transactionIds: [] }, key), { message: /0 transaction ids for 1 transactions/ });
+  t.deepEqual(json(chain.store.objects.get([2, 1, 0])), dgp, 'the head did not move');
+  const id = transactionId(trx);
+  const applied = applyBlock(chain.store, { timestamp: time, transactions: [trx], transactionIds: [id] }, key);
+  t.deepEqual(applied.transactionIds, [id]);
+  t.deepEqual(chain.store.transactions.get(id), [applied.blockNum, 0]);
 });

@@ -12,8 +12,9 @@
 // such a position, so a client can take its cursor from one replica to another.
 //
 // Written only by the chain writer when a block is applied (writer.ts applyBlock), inside the block's
-// write transaction: pending transactions (pending.ts) never reach this table, and a block that is
-// not kept leaves nothing in it.
+// write transaction (`generate` holds a batch of blocks' entries and writes them sorted at the end of
+// the batch's transaction): pending transactions (pending.ts) never reach this table, and a block
+// that is not kept leaves nothing in it.
 //
 // Which operations are transfers:
 //  - transfer (0): the sender moves its own funds, with an optional memo;

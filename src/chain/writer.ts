@@ -438,6 +438,9 @@ export class BlockMismatch extends Error {}
  */
 export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Array | BlockSeal, plugins: BlockPlugins = DEFAULT_PLUGINS): AppliedBlock {
   const how: BlockSeal = seal instanceof Uint8Array ? { signingKey: seal } : seal;
+  if (input.transactionIds !== undefined && input.transactionIds.length !== input.transactions.length) {
+    throw new Error(`applyBlock: ${input.transactionIds.length} transaction ids for ${input.transactions.length} transactions`);
+  }
   return store.root.transactionSync(() => {
     const state = new ChainState(store);
     const dgp = state.get([2, 1, 0]);
