@@ -13,9 +13,8 @@
 
 import { createHash } from 'node:crypto';
 import type { TransactionFlags } from 'lmdb';
-import { type ChainStore, type TransferFeedDb, type TransferKey } from './store.js';
+import { type ChainStore, type TransferFeedDb, type TransferKey, compareNumberKeys } from './store.js';
 import { applyBlock } from './writer.js';
-import { compareTransferKeys } from './transfer-feed.js';
 import type { OperationJson } from './types.js';
 import { fcTime, i64, parseFcTime } from './fc-json.js';
 import { formatPublicKey } from './public-key.js';
@@ -194,7 +193,7 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   const feed: [TransferKey, Buffer][] = [];
   const heldFeed = { putSync: (key: TransferKey, value: Buffer) => feed.push([key, value]) > 0 } as unknown as TransferFeedDb;
   const writeFeed = () => {
-    feed.sort(([a], [b]) => compareTransferKeys(a, b));
+    feed.sort(([a], [b]) => compareNumberKeys(a, b));
     for (const [key, value] of feed) store.transferFeed.putSync(key, value);
     feed.length = 0;
   };

@@ -313,6 +313,16 @@ export function parseObjectId(id: string): ObjectKey | undefined {
 
 export const objectId = (k: readonly [number, number, number]): string => `${k[0]}.${k[1]}.${k[2]}`;
 
+/**
+ * The order in which the store keeps keys that are tuples of numbers of one length (object keys, the
+ * deposit feed's keys): ordered-binary sorts them by each number in turn. Writers that sort their
+ * puts by it write each next to the last.
+ */
+export function compareNumberKeys(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
 /** LMDB's own error codes (lmdb.h), by the number lmdb-js puts in an error's `code`. */
 const MDB_ERRORS: Readonly<Record<number, string>> = {
   [-30799]: 'MDB_KEYEXIST',

@@ -76,9 +76,6 @@ export function comparePositions(a: Position, b: Position): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3];
 }
 
-/** The feed's key order (ordered-binary sorts a tuple of numbers by each in turn): account, then position. */
-export const compareTransferKeys = (a: TransferKey, b: TransferKey): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3] || a[4] - b[4];
-
 export const laterPosition = (a: Position, b: Position): Position => (comparePositions(a, b) >= 0 ? a : b);
 
 // ---- writing ----
