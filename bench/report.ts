@@ -531,14 +531,15 @@ function cpuSection(r: BenchReport): string[] {
   const out = [
     '## Where each microsecond goes',
     '',
-    'CPU time per completed call, from each thread\'s counters in `/proc/<pid>/task/*/stat` before and after the run (10 ms ticks, so short runs are coarse). graphene-rpc\'s pool threads are known by the kernel thread id each logs when it starts; for the conventional stack and the ceiling, the main thread is all of their JavaScript. The load generator (the bench process) shares the cores.',
+    'CPU time per completed call, from each thread\'s counters in `/proc/<pid>/task/*/stat` before and after the run (10 ms ticks, so short runs are coarse). graphene-rpc\'s pool threads are known by the kernel thread id each logs when it starts; for the conventional stack and the ceiling, the main thread is all of their JavaScript. The load generator (the bench process) shares the cores. The switches per call (from each thread\'s `/proc/<pid>/task/*/status`) count the times its threads slept or were preempted: on a virtual machine, waking a sleeping thread is a large part of what a call that crosses threads costs.',
     '',
-    '| scenario | system | main thread (front end) µs | pool workers µs | other threads µs | node total µs | load generator µs |',
-    '|---|---|---|---|---|---|---|',
+    '| scenario | system | main thread (front end) µs | pool workers µs | other threads µs | node total µs | load generator µs | switches per call: front end / workers / other |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const x of runs) {
     const c = x.cpuUs!;
-    out.push(`| ${x.scenario} | ${x.system} | ${c.frontEnd} | ${c.workers} | ${c.other} | ${nodeCpu(c).toFixed(1)} | ${c.generator} |`);
+    const sw = c.switches ? `${c.switches.frontEnd} / ${c.switches.workers} / ${c.switches.other}` : 'n/a';
+    out.push(`| ${x.scenario} | ${x.system} | ${c.frontEnd} | ${c.workers} | ${c.other} | ${nodeCpu(c).toFixed(1)} | ${c.generator} | ${sw} |`);
   }
   return out;
 }

@@ -53,6 +53,11 @@ export interface CpuPerCall {
   other: number;
   /** the bench process (load generators), which shares the machine's cores with the system */
   generator: number;
+  /**
+   * context switches per call by the same roles (from each thread's /proc status): how often a
+   * thread slept or was preempted, each a wake someone paid for; absent in reports from before
+   */
+  switches?: { frontEnd: number; workers: number; other: number };
 }
 
 export interface BenchReport {

@@ -449,18 +449,20 @@ function cpuPerCall(
 ): CpuPerCall {
   const workers = sys.kind === 'graphene-rpc' || sys.kind === 'graphene-rpc-processes' ? workerThreadIds(sys) : new Set<number>();
   const split = { frontEnd: 0, workers: 0, other: 0 };
+  const switched = { frontEnd: 0, workers: 0, other: 0 };
   for (const [tid, t] of after) {
-    const spent = t.cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
-    if (tid === t.process) split.frontEnd += spent;
-    else if (workers.has(tid)) split.workers += spent;
-    else split.other += spent;
+    const role = tid === t.process ? 'frontEnd' : workers.has(tid) ? 'workers' : 'other';
+    split[role] += t.cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
+    switched[role] += t.switches - (before.get(tid)?.switches ?? 0);
   }
   const us = (seconds: number) => Math.round((seconds * 1e6 * 10) / Math.max(1, calls)) / 10;
+  const perCall = (n: number) => Math.round((n * 1000) / Math.max(1, calls)) / 1000;
   return {
     frontEnd: us(split.frontEnd),
     workers: us(split.workers),
     other: us(split.other),
     generator: us((generator.user + generator.system) / 1e6),
+    switches: { frontEnd: perCall(switched.frontEnd), workers: perCall(switched.workers), other: perCall(switched.other) },
   };
 }
 

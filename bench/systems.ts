@@ -232,12 +232,28 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
+/** voluntary plus involuntary context switches, from a /proc status file */
+function statusSwitches(status: string): number {
+  const voluntary = /voluntary_ctxt_switches:\s+(\d+)/.exec(status);
+  const involuntary = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status);
+  return Number(voluntary?.[1] ?? 0) + Number(involuntary?.[1] ?? 0);
+}
+
+/** What the bench reads of one thread. */
+export interface ThreadTime {
+  readonly process: number;
+  readonly cpuSeconds: number;
+  /** times the thread was switched out (it slept, or was preempted): each costs a wake to resume */
+  readonly switches: number;
+}
+
 /**
- * CPU seconds of every thread of a process tree, keyed by thread id, with each thread's process: what
- * the bench splits into the front-end thread, the worker threads and the rest (GC, libuv, I/O).
+ * CPU seconds and context switches of every thread of a process tree, keyed by thread id, with each
+ * thread's process: what the bench splits into the front-end thread, the worker threads and the rest
+ * (GC, libuv, I/O).
  */
-export function threadTimes(pid: number): Map<number, { process: number; cpuSeconds: number }> {
-  const out = new Map<number, { process: number; cpuSeconds: number }>();
+export function threadTimes(pid: number): Map<number, ThreadTime> {
+  const out = new Map<number, ThreadTime>();
   for (const p of processTree(pid)) {
     let tids: string[];
     try {
@@ -247,7 +263,8 @@ export function threadTimes(pid: number): Map<number, { process: number; cpuSeco
     }
     for (const tid of tids) {
       try {
-        out.set(Number(tid), { process: p, cpuSeconds: statCpuSeconds(readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8')) });
+        const cpuSeconds = statCpuSeconds(readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8'));
+        out.set(Number(tid), { process: p, cpuSeconds, switches: statusSwitches(readFileSync(`/proc/${p}/task/${tid}/status`, 'utf8')) });
       } catch {
         // the thread ended between the listing and the read
       }

@@ -67,7 +67,11 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
     t.true(r.completed > 0, `${r.scenario} on ${r.system} completed calls`);
     // CPU per call is measured for every run; graphene-rpc's pool threads are told apart by the tid they log
     t.truthy(r.cpuUs, `${r.scenario} on ${r.system}: CPU per call`);
+    // and its threads' context switches: graphene-rpc's workers wait for their tasks, so they switch
+    t.truthy(r.cpuUs?.switches, `${r.scenario} on ${r.system}: switches per call`);
+    if (r.kind === 'graphene-rpc') t.true(r.cpuUs!.switches!.workers > 0, `${r.scenario} on ${r.system}: its workers switched`);
   }
+  t.true(md.includes('switches per call: front end / workers / other'), 'the report shows the switches');
   // ws-market: the generated chain has markets, their books are not empty, and every system was
   // measured answering book and ticker calls (errors are counted in each run above).
   t.true(report.chain.openOrders > 0, 'the generated chain holds open orders');
