@@ -45,8 +45,9 @@ export interface BalancedWorker {
  * The pool's balancer: an idle worker if there is one; else, while `mayWaitInWorker`, a worker
  * running a single task, where this one waits ready in its port. piscina's own balancer never puts
  * an abortable task on a busy worker, so the second task of TASKS_PER_WORKER waited in piscina's
- * queue until the front end had the first one's answers: every task then found its worker asleep,
- * and waking it cost the front end a futex wake (a sixth of its time per HTTP call, in a profile).
+ * queue until the front end had the first one's answers: by then its worker was nearly always
+ * asleep, and waking it cost the front end a futex wake (about an eighth of its CPU in http-small,
+ * by perf).
  * The pool gives `mayWaitInWorker` false while a heavy task is in the pool (and for the heavy task
  * itself), so a call never waits inside a worker behind a heavy one: there, as before, a task goes
  * to whichever worker is free first.
