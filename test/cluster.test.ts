@@ -17,7 +17,7 @@ import { DEV_WIF, op } from './helpers/chain.js';
 import { serveChild, type ChildNode } from './helpers/child-node.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { tempDir } from './helpers/temp.js';
-import { freePort } from './helpers/ports.js';
+import { freePort, freePorts } from './helpers/ports.js';
 import { haveHaproxy, SHIPPED_HAPROXY_CFG, startHaproxy, untilServed } from './helpers/haproxy.js';
 
 const ACCOUNTS = 50;
@@ -151,7 +151,7 @@ function watcher(url: string, accounts: string[], startCursor: string) {
 
     // Two followers, each on its own store and a fixed port, so that a restarted one is the same
     // HAProxy server.
-    const followerPorts = [await freePort(), await freePort()];
+    const followerPorts = await freePorts(2);
     const followerDirs = [tempDir(t, 'graphene-rpc-cluster-f1-'), tempDir(t, 'graphene-rpc-cluster-f2-')];
     const startFollower = (i: number) =>
       serveChild(['--data-dir', followerDirs[i]!, '--rpc-endpoint', `127.0.0.1:${followerPorts[i]}`, '--follow', upstream, '--workers', '1', '--api-access', access]);

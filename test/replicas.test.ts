@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { serveChild, type ChildNode } from './helpers/child-node.js';
 import { haveHaproxy, startHaproxy, untilServed } from './helpers/haproxy.js';
 import { parsePromText, valueOf } from './helpers/prom-text.js';
-import { freePort } from './helpers/ports.js';
+import { freePort, freePorts } from './helpers/ports.js';
 import { tempDir } from './helpers/temp.js';
 import { rpc } from './helpers/tx.js';
 import { until } from './helpers/until.js';
@@ -79,7 +79,7 @@ function allServing(sessions: Session[], before: number[]): boolean {
     t.teardown(() => void producer.child.kill('SIGKILL'));
     const upstream = `ws://127.0.0.1:${producer.port}/ws`;
     const follower = (port: number) => serveChild(['--data-dir', tempDir(t, 'graphene-rpc-replicas-f-'), '--rpc-endpoint', `127.0.0.1:${port}`, '--follow', upstream, '--workers', '1']);
-    const ports = [await freePort(), await freePort(), await freePort()];
+    const ports = await freePorts(3);
     const [r1, r2, r3] = await Promise.all(ports.map(follower));
     for (const r of [r1!, r2!, r3!]) t.teardown(() => void r.child.kill('SIGKILL'));
 
