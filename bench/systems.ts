@@ -234,8 +234,8 @@ export function processTree(pid: number): number[] {
 
 /** voluntary plus involuntary context switches, from a /proc status file */
 function statusSwitches(status: string): number {
-  const voluntary = /voluntary_ctxt_switches:\s+(\d+)/.exec(status);
-  const involuntary = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status);
+  const voluntary = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(status);
+  const involuntary = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status);
   return Number(voluntary?.[1] ?? 0) + Number(involuntary?.[1] ?? 0);
 }
 

@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { buildConfig } from '../src/config.js';
-import { TASKS_PER_WORKER, WORKER_CLOSE_TIMEOUT_MS, openPool, placeTask, type BalancedWorker } from '../src/pool/pool.js';
+import { WORKER_CLOSE_TIMEOUT_MS, openPool } from '../src/pool/pool.js';
 import { HARD_BOUND_GRACE_MS, fairScheduler } from '../src/pool/scheduler.js';
 import { captureLogs } from './helpers/logs.js';
 import { tempDir } from './helpers/temp.js';
@@ -112,19 +112,6 @@ test("a worker's first call reads the store as it is then, not as it was when th
   t.deepEqual(await Promise.all([head(), head()]), [4, 4]);
 });
 
-test('a task goes to an idle worker first, else waits ready behind a single task; never behind two, nor with waiting not allowed', (t) => {
-  t.is(TASKS_PER_WORKER, 2, 'one running, one ready');
-  const idle: BalancedWorker = { currentUsage: 0, isRunningAbortableTask: false };
-  // piscina gives a worker running one abortable task (every task of the node is one) as Infinity.
-  const runningOne: BalancedWorker = { currentUsage: Number.POSITIVE_INFINITY, isRunningAbortableTask: true };
-  const holdingTwo: BalancedWorker = { currentUsage: 2, isRunningAbortableTask: false };
-  t.is(placeTask([runningOne, idle], true), idle);
-  t.is(placeTask([runningOne, idle], false), idle);
-  t.is(placeTask([holdingTwo, runningOne], true), runningOne);
-  t.is(placeTask([holdingTwo, runningOne], false), null, 'while a heavy task is in the pool, only an idle worker');
-  t.is(placeTask([holdingTwo, holdingTwo], true), null);
-});
-
 /** A pool of two gated workers (fixtures/gated-worker.ts) and a way to open a gate. */
 async function gatedPool(t: ExecutionContext) {
   const dataDir = tempDir(t);
@@ -134,8 +121,8 @@ async function gatedPool(t: ExecutionContext) {
   await pool.ready();
   const order: string[] = [];
   // With an abort signal, as every task of the node has (its hard time bound).
-  const run = (name: string, method: string, heavy = false) =>
-    pool.runTask([{ set: 'database', method, params: [name] }], new AbortController().signal, heavy).then(([a]) => {
+  const run = (name: string, method: string) =>
+    pool.runTask([{ set: 'database', method, params: [name] }], new AbortController().signal).then(([a]) => {
       order.push(name);
       return new TextDecoder().decode(a as Uint8Array).split(' on ')[1]!;
     });
@@ -143,34 +130,19 @@ async function gatedPool(t: ExecutionContext) {
   return { run, open, order };
 }
 
-test('with only light tasks in the pool, a task for busy workers waits ready in one of them and runs there next', async (t) => {
+test('a task for busy workers waits outside them and goes to the first worker free, not behind a running task', async (t) => {
+  // A task placed in a busy worker's port would be lost with that worker if the task ahead of it
+  // ran past its hard bound, and would wait behind a heavy task; so tasks wait in the pool's queue.
   const { run, open, order } = await gatedPool(t);
   const a = run('a', 'gate');
-  const b = run('b', 'gate');
-  // Both workers are busy: c waits in the port of the first (a's), not in piscina's queue.
-  const c = run('c', 'get_chain_id');
-  open('b');
-  const threadOfB = await b;
-  // Were c waiting in piscina's queue, b's worker, free now, would have run it by now.
-  await new Promise((r) => setTimeout(r, 300));
-  t.deepEqual(order, ['b'], 'c waits behind a');
-  open('a');
-  const [threadOfA, threadOfC] = await Promise.all([a, c]);
-  t.not(threadOfA, threadOfB);
-  t.is(threadOfC, threadOfA, 'c ran on the worker it waited in');
-  t.deepEqual(order, ['b', 'a', 'c']);
-});
-
-test('while a heavy task is in the pool, no task waits inside a worker: it goes to the first worker free', async (t) => {
-  const { run, open, order } = await gatedPool(t);
-  const a = run('a', 'gate');
-  const h = run('h', 'gate', true);
-  // The heavy task holds a worker: c must not wait behind a (nor behind h) inside a worker.
+  const h = run('h', 'gate');
   const c = run('c', 'get_chain_id');
   open('h');
   const threadOfH = await h;
-  const waited = new Promise<string>((r) => setTimeout(() => r('c still waiting'), 5000));
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<string>((r) => (timer = setTimeout(() => r('c still waiting'), 5000)));
   t.is(await Promise.race([c, waited]), threadOfH, 'c ran on the worker that came free');
+  clearTimeout(timer);
   t.deepEqual(order, ['h', 'c'], 'while a still holds its worker');
   open('a');
   await a;

@@ -29,37 +29,12 @@ export const WORKER_CLOSE_TIMEOUT_MS = 5000;
 
 /**
  * Tasks per worker the scheduler lets the pool hold at once: one running, one ready. The ready one
- * waits in the worker's own port (placeTask), so the worker takes it as it finishes the first,
- * without waiting for the front end and without being woken.
+ * waits in piscina's queue, not in the worker (piscina never puts a task with an abort signal on a
+ * busy worker): there it cannot be lost with a worker replaced for another task's sake, and it goes
+ * to whichever worker is free first. README "The ready task in its worker" says what waiting in the
+ * worker would save, and why the node does not.
  */
 export const TASKS_PER_WORKER = 2;
-
-/** A worker as piscina's balancer sees it (its PiscinaWorker). */
-export interface BalancedWorker {
-  /** tasks on it; Infinity while it runs one abortable task (every task of the node is one) */
-  readonly currentUsage: number;
-  readonly isRunningAbortableTask: boolean;
-}
-
-/**
- * The pool's balancer: an idle worker if there is one; else, while `mayWaitInWorker`, a worker
- * running a single task, where this one waits ready in its port. piscina's own balancer never puts
- * an abortable task on a busy worker, so the second task of TASKS_PER_WORKER waited in piscina's
- * queue until the front end had the first one's answers: by then its worker was nearly always
- * asleep, and waking it cost the front end a futex wake (about an eighth of its CPU in http-small,
- * by perf).
- * The pool gives `mayWaitInWorker` false while a heavy task is in the pool (and for the heavy task
- * itself), so a call never waits inside a worker behind a heavy one: there, as before, a task goes
- * to whichever worker is free first.
- */
-export function placeTask<W extends BalancedWorker>(workers: Iterable<W>, mayWaitInWorker: boolean): W | null {
-  let single: W | null = null;
-  for (const w of workers) {
-    if (w.currentUsage === 0) return w;
-    if (single === null && (w.isRunningAbortableTask || w.currentUsage < TASKS_PER_WORKER)) single = w;
-  }
-  return mayWaitInWorker ? single : null;
-}
 
 /**
  * A task's abort signal as piscina takes it: an AbortSignal, or the EventEmitter-shaped signal
@@ -79,10 +54,9 @@ export interface CallPool {
   /**
    * Runs one task (calls in order, on one worker); resolves to their answers. Never rejects. When
    * `signal` aborts before the task is done, its worker thread is terminated and replaced, and its
-   * calls are answered as over their time budget. A `heavy` task (the scheduler's cost class) goes
-   * only to an idle worker, and while it is in the pool so does every other (placeTask).
+   * calls are answered as over their time budget.
    */
-  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal, heavy?: boolean): Promise<PoolAnswer[]>;
+  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]>;
   /**
    * Places for cancellable calls (PoolTask.cancelSlot), 0 … cancelSlots - 1: as many as calls the
    * scheduler may have in the pool at once. A slot is cleared when its task's answers are back.
@@ -141,8 +115,6 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const taskSlab = createTaskSlab(2 * TASKS_PER_WORKER * config.workers);
   const taskSlots = new TaskSlots(taskSlab);
   const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab, taskSlab };
-  // Heavy tasks handed to piscina and not yet answered, the one being handed over included.
-  let heavyInPool = 0;
   const piscina = new Piscina({
     filename: WORKER_LOADER,
     minThreads: config.workers,
@@ -156,8 +128,6 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     // The scheduler times tasks itself (SchedulerTiming); piscina's own histograms would cost two
     // clock reads and two histogram records per task for figures nothing reads.
     recordTiming: false,
-    concurrentTasksPerWorker: TASKS_PER_WORKER,
-    loadBalancer: (_task, workers) => placeTask(workers, heavyInPool === 0),
   });
   // Threads that said they are up (their store open), by threadId. piscina drops a thread that
   // fails from its list (and a thread that has ended has threadId -1), so only live ones count.
@@ -210,24 +180,19 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * kills its worker must not take the others that happened to travel with it. The one that fails
    * alone is answered -32603 and logged by name.
    */
-  const runOnce = (tasks: readonly PoolTask[], signal: TaskAbortSignal | undefined, heavy: boolean): Promise<PoolAnswer[]> => {
+  const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> => {
     const packed = packTasks(tasks);
     const ref = taskSlots.take(packed);
     const task = ref ?? Piscina.move(ownBytes(packed));
-    if (heavy) heavyInPool++;
-    const settled = () => {
-      if (ref !== undefined) taskSlots.release(ref);
-      if (heavy) heavyInPool--;
-    };
     return piscina.run(task, signal ? { signal } : {}).then(
       (wire: WireAnswer[]) => {
-        settled();
+        if (ref !== undefined) taskSlots.release(ref);
         const answers = wire.map(fromWire);
         if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
         return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
       },
       (err: unknown) => {
-        settled();
+        if (ref !== undefined) taskSlots.release(ref);
         const calls = tasks.map((t) => `${t.set}.${t.method}`);
         if (signal?.aborted) {
           // piscina has terminated the worker running it and starts a new one: capacity comes back.
@@ -236,7 +201,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
         }
         if (tasks.length > 1) {
           log.warn({ err, calls }, 'worker task failed; its calls run again one to a task');
-          return Promise.all(tasks.map((t) => runOnce([t], signal, heavy).then((a) => a[0]!)));
+          return Promise.all(tasks.map((t) => runOnce([t], signal).then((a) => a[0]!)));
         }
         log.error({ err, calls }, 'worker task failed; its calls get -32603');
         return tasks.map(() => ({ error: protocolError(RPC.INTERNAL) }));
@@ -244,8 +209,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     );
   };
   // Once the answers are back no worker reads the calls' flags: they are cleared for the next calls.
-  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal, heavy = false): Promise<PoolAnswer[]> =>
-    runOnce(tasks, signal, heavy).then((answers) => {
+  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> =>
+    runOnce(tasks, signal).then((answers) => {
       for (const t of tasks) if (t.cancelSlot !== undefined) Atomics.store(cancelFlags, t.cancelSlot, 0);
       return answers;
     });

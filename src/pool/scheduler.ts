@@ -11,9 +11,8 @@
 //    heavy one inside a task. While light calls are about (one was queued in the last
 //    LIGHT_RECENT_MS), heavy tasks hold at most `workers - 1` workers, keeping one for light calls;
 //    with only heavy calls about, they may use every worker (the pool is not left idle);
-//  - at most `2 × workers` tasks are in the pool at once (one running and one ready per worker, so
-//    a worker never idles waiting for the front end; the ready one waits in its worker only while
-//    no heavy task is in the pool, see placeTask in pool.ts). Everything else waits here, where the
+//  - at most `2 × workers` tasks are in the pool at once (one running and one ready per worker; the
+//    ready one is handed over as soon as a worker is free). Everything else waits here, where the
 //    order can still be chosen, instead of in piscina's FIFO;
 //  - tasks are still built at the end of an event-loop turn (setImmediate), so the calls of one
 //    turn travel together, and again whenever a task comes back;
@@ -264,7 +263,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (slot !== undefined) it.task.cancelSlot = slot;
       tasksOut[n] = it.task;
     }
-    void pool.runTask(tasksOut, ctl, cls === 'heavy').then((answers) => {
+    void pool.runTask(tasksOut, ctl).then((answers) => {
       for (const it of items) {
         const slot = it.task.cancelSlot;
         if (slot !== undefined) {
