@@ -114,6 +114,31 @@ test('a reply dropped without being written lets its slot go once it is collecte
   t.is(leases.collected, 1);
 });
 
+test('a written reply is taken off the safety net at once, so the young-generation collector can free its view; an unwritten one stays on it', (t) => {
+  // V8's scavenger keeps every object registered in a FinalizationRegistry alive, so a view left on
+  // the net after its write would be copied and promoted by each scavenge until a full collection.
+  const init = createReplySlab(1);
+  const slots = new SlabSlots(init, WORKER);
+  const registered = new Map<object, object>();
+  const fake = {
+    register(target: object, _held: unknown, token?: object) {
+      t.truthy(token, 'registered with an unregister token');
+      registered.set(token!, target);
+    },
+    unregister(token: object) {
+      return registered.delete(token);
+    },
+  };
+  const leases = new SlabLeases(init, () => fake);
+  const [written, dropped] = task(slots, leases, ['"written"', '"dropped"']) as LeasedBytes[];
+  t.is(registered.size, 2);
+  releaseReply(written!);
+  t.deepEqual([...registered.values()], [dropped], 'only the unwritten reply is still on the net');
+  releaseReply(written!);
+  t.is(registered.size, 1, 'releasing twice takes nothing else off');
+  t.is(leases.slotsInUse, 1, 'the slot waits for the dropped reply');
+});
+
 test('the sweep frees the slots of a worker thread that is gone, and only those', (t) => {
   const init = createReplySlab(1);
   const alive = new SlabSlots(init, 3);
