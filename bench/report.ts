@@ -206,6 +206,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(...goals(r, find), '');
   lines.push(...bounds(r, find), '');
   lines.push(...cpuSection(r), '');
+  lines.push(...gcSection(r), '');
   lines.push(...scalingSection(r), '');
   lines.push(...processesSection(r), '');
 
@@ -540,6 +541,28 @@ function cpuSection(r: BenchReport): string[] {
     const c = x.cpuUs!;
     const sw = c.switches ? `${c.switches.frontEnd} / ${c.switches.workers} / ${c.switches.other}` : 'n/a';
     out.push(`| ${x.scenario} | ${x.system} | ${c.frontEnd} | ${c.workers} | ${c.other} | ${nodeCpu(c).toFixed(1)} | ${c.generator} | ${sw} |`);
+  }
+  return out;
+}
+
+/** The front end's collector pauses in every graphene-rpc run that read them. */
+function gcSection(r: BenchReport): string[] {
+  const runs = r.runs.filter((x) => x.frontEndGc);
+  if (runs.length === 0) return [];
+  const out = [
+    "## The front end's collector",
+    '',
+    "The front-end thread's garbage collections during each graphene-rpc run, from its own `nodejs_gc_duration_seconds` (GET /metrics before and after the run). Every call that arrives while the thread is stopped waits the pause out, so the share of the run spent in pauses is roughly the share of calls that see one: where it reaches 1%, the p99 includes them. Young collections come as the front end allocates; full ones as what survives them fills the old generation.",
+    '',
+    '| scenario | system | loop | calls/s | young collections | full collections | paused ms | share of the run | mean pause ms | p99 ms |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const x of runs) {
+    const g = x.frontEndGc!;
+    const n = g.minor + g.major;
+    const loop = x.loop === 'open' ? `open @ ${x.offeredRate}/s` : 'closed';
+    const p99 = Object.values(x.latency)[0]?.p99;
+    out.push(`| ${x.scenario} | ${x.system} | ${loop} | ${x.throughput} | ${g.minor} | ${g.major} | ${g.pausedMs} | ${(g.share * 100).toFixed(2)}% | ${n > 0 ? (g.pausedMs / n).toFixed(2) : 'n/a'} | ${p99 ?? 'n/a'} |`);
   }
   return out;
 }

@@ -41,6 +41,23 @@ export interface RunResult {
   scrapes?: number;
   /** CPU microseconds per completed call, by thread (bench/run.ts cpuPerCall) */
   cpuUs?: CpuPerCall;
+  /** graphene-rpc: its front end's garbage-collector pauses during the run (from its GET /metrics) */
+  frontEndGc?: FrontEndGc;
+}
+
+/**
+ * The front-end thread's collections during one run, from the difference of prom-client's
+ * `nodejs_gc_duration_seconds` before and after it: every call that arrives during a pause waits it out.
+ */
+export interface FrontEndGc {
+  /** young-generation collections (scavenges) */
+  minor: number;
+  /** full collections, and their incremental marking steps */
+  major: number;
+  /** ms the thread was stopped for them, all kinds */
+  pausedMs: number;
+  /** pausedMs as a share of the run's length */
+  share: number;
 }
 
 /** CPU microseconds per call: the system's threads by role, and the load generator's own. */

@@ -24,7 +24,7 @@ import type { FeeSchedule } from '../src/chain/fees.js';
 import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
 import { transferOp } from '../src/chain/operations.js';
-import { processUsage, startSystem, threadTimes, type RunningSystem } from './systems.js';
+import { gcBetween, processUsage, readGcTotals, startSystem, threadTimes, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, PollStats, SessionSpec } from './session-worker.js';
 import { nodeCpu, projectThroughput, saturated, storeWarmupLine, writeReport } from './report.js';
@@ -470,6 +470,8 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
   const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
   // Several processes: their CPU is the tree's (graphene-rpc's serving processes are the writer's children).
   const tree = sys.kind === 'conventional-cluster' || sys.kind === 'graphene-rpc-processes';
+  // Read before the CPU counters start and after they stop: a scrape costs the front end a little.
+  const gcBefore = sys.kind === 'graphene-rpc' ? await readGcTotals(sys.port) : undefined;
   const before = processUsage(sys.pid, tree);
   const threadsBefore = threadTimes(sys.pid);
   const generatorBefore = process.cpuUsage();
@@ -478,6 +480,7 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
   const threadsAfter = threadTimes(sys.pid);
   const after = processUsage(sys.pid, tree);
   const scraped = await scraper?.stop();
+  const gcAfter = gcBefore && (await readGcTotals(sys.port));
   if (scraped) log(`  ${scraped.scrapes} scrapes of /metrics (${scraped.bytes} bytes each), ${scraped.failed} failed`);
   const secs = result.elapsedMs / 1000;
   return {
@@ -496,6 +499,7 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     cpuUs: cpuPerCall(sys, threadsBefore, threadsAfter, generator, result.completed),
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : { inFlight: spec.connections * spec.inflight }),
     ...(scraped ? { scrapes: scraped.scrapes } : {}),
+    ...(gcBefore && gcAfter ? { frontEndGc: gcBetween(gcBefore, gcAfter, result.elapsedMs) } : {}),
     ...extra,
   };
 }

@@ -288,3 +288,44 @@ export function processUsage(pid: number, withChildren = false): { cpuSeconds: n
     return { cpuSeconds: 0, rssBytes: 0 };
   }
 }
+
+/** Seconds of pauses and collections so far, by kind, from prom-client's `nodejs_gc_duration_seconds` in Prometheus text. */
+export type GcTotals = Map<string, { seconds: number; count: number }>;
+
+export function gcTotals(metricsText: string): GcTotals {
+  const totals: GcTotals = new Map();
+  const line = /^nodejs_gc_duration_seconds_(sum|count)\{kind="([a-z]+)"\} ([0-9.e+-]+)$/gm;
+  for (const [, field, kind, value] of metricsText.matchAll(line)) {
+    const t = totals.get(kind!) ?? { seconds: 0, count: 0 };
+    if (field === 'sum') t.seconds = Number(value);
+    else t.count = Number(value);
+    totals.set(kind!, t);
+  }
+  return totals;
+}
+
+/** graphene-rpc's front-end collections so far, read from its GET /metrics (the main thread's own). */
+export async function readGcTotals(port: number): Promise<GcTotals> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}`);
+  return gcTotals(await res.text());
+}
+
+/**
+ * The front end's collections between two readings: young ones apart (they come every few hundred
+ * ms under load), the rest (full collections, incremental marking, weak callbacks) together.
+ */
+export function gcBetween(before: GcTotals, after: GcTotals, runMs: number): { minor: number; major: number; pausedMs: number; share: number } {
+  let minor = 0;
+  let major = 0;
+  let seconds = 0;
+  for (const [kind, t] of after) {
+    const b = before.get(kind) ?? { seconds: 0, count: 0 };
+    const n = t.count - b.count;
+    if (kind === 'minor') minor += n;
+    else if (kind === 'major' || kind === 'incremental') major += n;
+    seconds += t.seconds - b.seconds;
+  }
+  const pausedMs = Math.round(seconds * 1e4) / 10;
+  return { minor, major, pausedMs, share: Math.round((pausedMs / Math.max(1, runMs)) * 1e4) / 1e4 };
+}

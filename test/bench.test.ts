@@ -21,6 +21,7 @@ import type { BenchReport } from '../bench/results.js';
 import { bounds, frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
 import { warmPageCache } from '../bench/page-cache.js';
+import { gcBetween, gcTotals } from '../bench/systems.js';
 import type { RunResult } from '../bench/results.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
@@ -55,6 +56,29 @@ async function tinyBench(t: ExecutionContext, args: string[]): Promise<{ report:
   return { report: JSON.parse(readFileSync(path.join(out, json), 'utf8')), md: readFileSync(path.join(out, md), 'utf8'), svgs: files.filter((f) => f.endsWith('.svg')).length };
 }
 
+test("the front end's collections between two readings of its metrics: young ones apart, the rest together, and the share of the run paused", (t) => {
+  const text = (minor: [number, number], major: [number, number], incremental: [number, number]) =>
+    [
+      '# HELP nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
+      '# TYPE nodejs_gc_duration_seconds histogram',
+      `nodejs_gc_duration_seconds_bucket{le="0.001",kind="minor"} 1`,
+      `nodejs_gc_duration_seconds_sum{kind="minor"} ${minor[0]}`,
+      `nodejs_gc_duration_seconds_count{kind="minor"} ${minor[1]}`,
+      `nodejs_gc_duration_seconds_sum{kind="major"} ${major[0]}`,
+      `nodejs_gc_duration_seconds_count{kind="major"} ${major[1]}`,
+      `nodejs_gc_duration_seconds_sum{kind="incremental"} ${incremental[0]}`,
+      `nodejs_gc_duration_seconds_count{kind="incremental"} ${incremental[1]}`,
+      'graphene_rpc_calls_total{api="database",method="get_accounts",outcome="ok"} 7',
+    ].join('\n');
+  const before = gcTotals(text([0.1, 20], [0.05, 2], [0.001, 3]));
+  t.deepEqual(before.get('minor'), { seconds: 0.1, count: 20 });
+  const after = gcTotals(text([0.145, 30], [0.065, 3], [0.001, 5]));
+  // 10 young ones (45 ms), 1 full (15 ms) and 2 incremental steps (no time of their own), over a run of 2 s
+  t.deepEqual(gcBetween(before, after, 2000), { minor: 10, major: 3, pausedMs: 60, share: 0.03 });
+  // A kind first seen after the run counts from zero.
+  t.deepEqual(gcBetween(new Map(), gcTotals(text([0.004, 2], [0, 0], [0, 0])), 1000), { minor: 2, major: 0, pausedMs: 4, share: 0.004 });
+});
+
 test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rpc, the conventional stack and the ceiling, and writes the report', async (t) => {
   // A p99 target no tiny run misses: the capacity search itself is tested below without a node.
   const { report, md, svgs } = await tinyBench(t, ['--scenarios', 'http-small,ws-small,ws-history,ws-mixed,ws-market', '--cluster', '0', '--p99-target', '1000']);
@@ -70,8 +94,17 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
     // and its threads' context switches: graphene-rpc's workers wait for their tasks, so they switch
     t.truthy(r.cpuUs?.switches, `${r.scenario} on ${r.system}: switches per call`);
     if (r.kind === 'graphene-rpc') t.true(r.cpuUs!.switches!.workers > 0, `${r.scenario} on ${r.system}: its workers switched`);
+    // graphene-rpc's front-end collections are read from its own metrics; the others have none
+    if (r.kind === 'graphene-rpc') {
+      const g = r.frontEndGc;
+      t.truthy(g, `${r.scenario} on ${r.system}: the front end's collections`);
+      t.true(g!.minor >= 0 && g!.major >= 0 && g!.pausedMs >= 0 && g!.share >= 0 && g!.share < 1, `${r.scenario} on ${r.system}: ${JSON.stringify(g)}`);
+    } else t.is(r.frontEndGc, undefined, `${r.scenario} on ${r.system}: no collector figures`);
   }
   t.true(md.includes('switches per call: front end / workers / other'), 'the report shows the switches');
+  t.regex(md, /## The front end's collector\n[^]*\| ws-small \| graphene-rpc ×1 \| closed \| \d+ \| \d+ \| \d+ \| [\d.]+ \| [\d.]+% \|/);
+  // The tiny run allocates enough on the front end for at least one young collection over all its runs.
+  t.true(report.runs.some((r) => (r.frontEndGc?.minor ?? 0) > 0), 'some run saw a young collection');
   // ws-market: the generated chain has markets, their books are not empty, and every system was
   // measured answering book and ticker calls (errors are counted in each run above).
   t.true(report.chain.openOrders > 0, 'the generated chain holds open orders');
