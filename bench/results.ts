@@ -1,6 +1,6 @@
 // The benchmark's result shapes: what bench/run.ts measures and bench/report.ts draws. Kept apart
 // from both so that the report reads results without importing the runner.
-import type { SystemKind } from './systems.js';
+import type { FrontEndGc, SystemKind } from './systems.js';
 import type { AttackOutcome } from './attack-worker.js';
 import type { StoreWarmup } from './page-cache.js';
 
@@ -43,21 +43,6 @@ export interface RunResult {
   cpuUs?: CpuPerCall;
   /** graphene-rpc: its front end's garbage-collector pauses during the run (from its GET /metrics) */
   frontEndGc?: FrontEndGc;
-}
-
-/**
- * The front-end thread's collections during one run, from the difference of prom-client's
- * `nodejs_gc_duration_seconds` before and after it: every call that arrives during a pause waits it out.
- */
-export interface FrontEndGc {
-  /** young-generation collections (scavenges) */
-  minor: number;
-  /** full collections, and their incremental marking steps */
-  major: number;
-  /** ms the thread was stopped for them, all kinds */
-  pausedMs: number;
-  /** pausedMs as a share of the run's length */
-  share: number;
 }
 
 /** CPU microseconds per call: the system's threads by role, and the load generator's own. */

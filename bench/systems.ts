@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parsePromText } from './prom-text.js';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -289,17 +290,34 @@ export function processUsage(pid: number, withChildren = false): { cpuSeconds: n
   }
 }
 
+/**
+ * The front-end thread's collections during one run, from the difference of prom-client's
+ * `nodejs_gc_duration_seconds` before and after it: every call that arrives during a pause waits it out.
+ */
+export interface FrontEndGc {
+  /** young-generation collections (scavenges) */
+  minor: number;
+  /** full collections, and their incremental marking steps */
+  major: number;
+  /** ms the thread was stopped for them, all kinds */
+  pausedMs: number;
+  /** pausedMs as a share of the run's length */
+  share: number;
+}
+
 /** Seconds of pauses and collections so far, by kind, from prom-client's `nodejs_gc_duration_seconds` in Prometheus text. */
 export type GcTotals = Map<string, { seconds: number; count: number }>;
 
 export function gcTotals(metricsText: string): GcTotals {
   const totals: GcTotals = new Map();
-  const line = /^nodejs_gc_duration_seconds_(sum|count)\{kind="([a-z]+)"\} ([0-9.e+-]+)$/gm;
-  for (const [, field, kind, value] of metricsText.matchAll(line)) {
-    const t = totals.get(kind!) ?? { seconds: 0, count: 0 };
-    if (field === 'sum') t.seconds = Number(value);
-    else t.count = Number(value);
-    totals.set(kind!, t);
+  const family = parsePromText(metricsText).get('nodejs_gc_duration_seconds');
+  for (const sample of family?.samples ?? []) {
+    const kind = sample.labels.kind;
+    if (kind === undefined || sample.name.endsWith('_bucket')) continue;
+    const t = totals.get(kind) ?? { seconds: 0, count: 0 };
+    if (sample.name.endsWith('_sum')) t.seconds = sample.value;
+    else t.count = sample.value;
+    totals.set(kind, t);
   }
   return totals;
 }
@@ -313,9 +331,10 @@ export async function readGcTotals(port: number): Promise<GcTotals> {
 
 /**
  * The front end's collections between two readings: young ones apart (they come every few hundred
- * ms under load), the rest (full collections, incremental marking, weak callbacks) together.
+ * ms under load), full collections and incremental marking steps together. Every kind's time counts
+ * in the pause, weak callbacks' too.
  */
-export function gcBetween(before: GcTotals, after: GcTotals, runMs: number): { minor: number; major: number; pausedMs: number; share: number } {
+export function gcBetween(before: GcTotals, after: GcTotals, runMs: number): FrontEndGc {
   let minor = 0;
   let major = 0;
   let seconds = 0;

@@ -481,7 +481,7 @@ test('a subscriber that does not read its backlog holds the node to about a page
   socket.pause();
   ws.send(callText(1, 'call', ['deposits', 'subscribe_transfers', [1, ['nathan'], CHAIN_START]]));
   await logs.once('client does not read its replies; its calls wait', 60_000);
-  const { parsePromText, valueOf } = await import('./helpers/prom-text.js');
+  const { parsePromText, valueOf } = await import('../bench/prom-text.js');
   const pages = async () => valueOf(parsePromText(await (await fetch(`http://127.0.0.1:${node.port}/metrics`)).text()), 'graphene_rpc_transfer_feed_pages_total', { kind: 'backlog' }) ?? 0;
   const read = await pages();
   t.log(`backlog pages read while the client did not read: ${read} of ${blocks}; held ${node.node.bufferedBytes()} bytes`);

@@ -13,7 +13,7 @@ import { DEV_PUB, DEV_WIF, op } from './helpers/chain.js';
 import { basic, connectWs, rpc, type WsClient } from './helpers/clients.js';
 import { fixture, startTestNode, type TestNode } from './helpers/node.js';
 import { captureLogs } from './helpers/logs.js';
-import { parsePromText, valueOf } from './helpers/prom-text.js';
+import { parsePromText, valueOf } from '../bench/prom-text.js';
 import { tempDir } from './helpers/temp.js';
 import { freePort } from './helpers/ports.js';
 import { wsProxy } from './helpers/ws-proxy.js';

@@ -281,7 +281,7 @@ test('max-unread-bytes-per-connection: the calls of a client that does not read 
 
 /** The node's metrics, parsed as Prometheus parses them. */
 async function metrics(port: number) {
-  const { parsePromText, valueOf } = await import('./helpers/prom-text.js');
+  const { parsePromText, valueOf } = await import('../bench/prom-text.js');
   const families = parsePromText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
   return (name: string, labels: Record<string, string> = {}) => valueOf(families, name, labels) ?? 0;
 }

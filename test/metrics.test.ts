@@ -1,12 +1,12 @@
 // GET /metrics against a real node: calls of every outcome, a refusal, failed logins, sessions in
 // each login state and notices are made with real clients, then the scrape is read over HTTP and
-// parsed as Prometheus would parse it (helpers/prom-text.ts), and its values checked.
+// parsed as Prometheus would parse it (bench/prom-text.ts), and its values checked.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, startTestNode, type TestNode } from './helpers/node.js';
 import { basic, connectWs, httpPost, callText } from './helpers/clients.js';
-import { parsePromText, valueOf, type Family } from './helpers/prom-text.js';
+import { parsePromText, valueOf, type Family } from '../bench/prom-text.js';
 
 const root = fixture('../..');
 const ACCESS = path.join(root, 'config/api-access.example.json');

@@ -11,7 +11,7 @@ import { signedTx } from './helpers/tx.js';
 import { generateBlocks } from './helpers/devnet.js';
 import { alive, processOf } from './helpers/processes.js';
 import { until } from './helpers/until.js';
-import { parsePromText, valueOf } from './helpers/prom-text.js';
+import { parsePromText, valueOf } from '../bench/prom-text.js';
 import { serveChild } from './helpers/child-node.js';
 import { tempDir } from './helpers/temp.js';
 import { readerSlots } from '../src/main.js';

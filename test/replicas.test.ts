@@ -9,7 +9,7 @@ import test from 'ava';
 import WebSocket from 'ws';
 import { serveChild, type ChildNode } from './helpers/child-node.js';
 import { haveHaproxy, startHaproxy, untilServed } from './helpers/haproxy.js';
-import { parsePromText, valueOf } from './helpers/prom-text.js';
+import { parsePromText, valueOf } from '../bench/prom-text.js';
 import { freePort, freePorts } from './helpers/ports.js';
 import { tempDir } from './helpers/temp.js';
 import { rpc } from './helpers/tx.js';

@@ -9,7 +9,7 @@
 // Failures LMDB itself reports are not provoked here: lmdb-js can be left with damaged native state
 // by a write the kernel refuses (a later crash in free(), seen with RLIMIT_FSIZE; kriszyp/lmdb-js#40),
 // which is why the node stops before that point; storeWriteError's naming of them is tested alone.
-import { parsePromText, valueOf } from './helpers/prom-text.js';
+import { parsePromText, valueOf } from '../bench/prom-text.js';
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -228,7 +228,7 @@ test('callback ids above 2^32-1 come back in notices as fc prints a uint64: a st
 
 /** A counter of the node's metrics, read as Prometheus reads it. */
 async function metric(port: number, name: string, labels: Record<string, string>): Promise<number | undefined> {
-  const { parsePromText, valueOf } = await import('./helpers/prom-text.js');
+  const { parsePromText, valueOf } = await import('../bench/prom-text.js');
   return valueOf(parsePromText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()), name, labels);
 }
 
