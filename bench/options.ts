@@ -45,6 +45,12 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
     help: 'check the scaling model on this machine: graphene-rpc pinned to one CPU (taskset, the load generator on another) against all CPUs',
     defaults: ['yes', 'yes', 'no'],
   },
+  {
+    name: 'paired-rounds',
+    value: 'N',
+    help: "rounds in which graphene-rpc (best worker count), the ceiling and the conventional stack run each ratio target's scenario (ws-small, http-small, ws-history) back to back, the order turned each round; the goals take the median round's ratio (a shared machine drifts between runs minutes apart); 0: the sweep's runs alone",
+    defaults: ['3', '1', '1'],
+  },
   { name: 'connections', value: 'N', help: "upper bound on each scenario's connections", defaults: ["the scenario's", "the scenario's", '4'] },
   { name: 'open-loop-shares', value: 'LIST', help: 'open-loop rates, as shares of the best closed-loop throughput', defaults: ['0.1,0.3,0.5,0.7,0.9', '0.2,0.5', '0.5'] },
   { name: 'generators', value: 'N', help: 'load-generator threads', defaults: '1' },

@@ -189,7 +189,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     '',
   );
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');
-  lines.push('Absolute numbers move between runs on a shared machine; the ratios, measured pair by pair in the same run, are the figures to compare. A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates and the retry makes more calls, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
+  lines.push('Absolute numbers move between runs on a shared machine, and this table\'s runs of one system are minutes apart from the others\' (the goals compare runs made back to back where the run has paired rounds). A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates and the retry makes more calls, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
   lines.push('| scenario | graphene-rpc calls/s (workers) | p99 ms | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | conventional cluster calls/s | vs cluster | errors |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   const mark = (x: RunResult | undefined) => (x ? `${x.throughput}${saturated(x) ? ' ⚠' : ''}` : 'n/a');
@@ -204,6 +204,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   }
   lines.push('');
   lines.push(...goals(r, find), '');
+  lines.push(...pairedSection(r), '');
   lines.push(...bounds(r, find), '');
   lines.push(...cpuSection(r), '');
   lines.push(...gcSection(r), '');
@@ -345,9 +346,46 @@ function underAttack(a: AdversarialReport): string[] {
 
 export type Finder = (scenario: string, kind: string) => RunResult | undefined;
 
+/** A target's figure and the two runs it rests on; from paired rounds, the median round's, with the spread. */
+export interface Compared {
+  readonly value: number;
+  readonly g: RunResult;
+  readonly o: RunResult;
+  /** from the paired rounds: how many gave the figure, and their lowest and highest */
+  readonly paired?: { readonly rounds: number; readonly min: number; readonly max: number };
+}
+
+/**
+ * The figure `f(graphene-rpc run, other run)` of a target that compares graphene-rpc with `kind` in
+ * `scenario`. With paired rounds (BenchReport.pairedRounds), the median round's figure and runs (for
+ * an even count, the lower of the middle two), since their three systems ran back to back; without,
+ * the sweep's best graphene-rpc run against the other system's run.
+ */
+export function compared(r: BenchReport, find: Finder, scenario: string, kind: 'ceiling' | 'conventional', f: (g: RunResult, o: RunResult) => number | undefined): Compared | undefined {
+  const rounds = (r.pairedRounds ?? [])
+    .filter((p) => p.scenario === scenario)
+    .map((p) => ({ value: f(p.runs['graphene-rpc'], p.runs[kind]), g: p.runs['graphene-rpc'], o: p.runs[kind] }))
+    .filter((x): x is Compared => x.value !== undefined && Number.isFinite(x.value))
+    .sort((a, b) => a.value - b.value);
+  if (rounds.length > 0) {
+    const mid = rounds[Math.floor((rounds.length - 1) / 2)]!;
+    return { ...mid, paired: { rounds: rounds.length, min: rounds[0]!.value, max: rounds[rounds.length - 1]!.value } };
+  }
+  const g = bestGraphene(r, scenario);
+  const o = find(scenario, kind);
+  const value = g && o ? f(g, o) : undefined;
+  return g && o && value !== undefined && Number.isFinite(value) ? { value, g, o } : undefined;
+}
+
+const throughputShare = (g: RunResult, o: RunResult) => g.throughput / o.throughput;
+const frontEndShare = (g: RunResult, o: RunResult) => (g.cpuUs && o.cpuUs ? g.cpuUs.frontEnd / nodeCpu(o.cpuUs) : undefined);
+const totalCpuShare = (g: RunResult, o: RunResult) => (g.cpuUs && o.cpuUs ? nodeCpu(g.cpuUs) / nodeCpu(o.cpuUs) : undefined);
+
 /** The targets of the performance issue, each with this run's figure and whether it is met. */
 export function goals(r: BenchReport, find: Finder): string[] {
-  const out = ['## Goals', '', '| target | figure | met |', '|---|---|---|'];
+  const out = ['## Goals', ''];
+  if (r.pairedRounds?.length) out.push("Targets that compare graphene-rpc with another system take the median of the paired rounds (their figures spread as shown; \"Paired rounds\" below); the sweep's runs, measured minutes apart, give the figure after \"sweep\".", '');
+  out.push('| target | figure | met |', '|---|---|---|');
   // `upperBound`: the figure may be higher than the truth (a ratio to a ceiling whose generator
   // saturated), so a figure that meets the target does not show that it is met.
   const row = (target: string, figure: number | undefined, ok: (v: number) => boolean, fmt: (v: number) => string, note = '', upperBound = false) => {
@@ -355,33 +393,36 @@ export function goals(r: BenchReport, find: Finder): string[] {
     const met = !known ? '–' : !ok(figure) ? '**no**' : upperBound ? 'not known' : 'yes';
     out.push(`| ${target} | ${known ? fmt(figure) + note : 'n/a'} | ${met} |`);
   };
-  const share = (s: string, kind: string) => {
-    const g = bestGraphene(r, s);
-    const o = find(s, kind);
-    return g && o ? g.throughput / o.throughput : undefined;
-  };
   const times = (v: number) => `${v.toFixed(2)}×`;
-  const ceilingRow = (target: string, s: string, k: number) => {
-    const lowCeiling = saturated(find(s, 'ceiling'));
-    const note = lowCeiling ? " (the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound)" : '';
-    row(target, share(s, 'ceiling'), (v) => v >= k, times, note, lowCeiling);
+  const percent = (v: number) => `${(v * 100).toFixed(0)}%`;
+  /** A comparing target's row: the figure, its spread over paired rounds and the sweep's figure. */
+  const compareRow = (target: string, s: string, kind: 'ceiling' | 'conventional', f: (g: RunResult, o: RunResult) => number | undefined, ok: (v: number) => boolean, short: (v: number) => string, detail: (c: Compared) => string = () => '') => {
+    const c = compared(r, find, s, kind, f);
+    const lowCeiling = kind === 'ceiling' && saturated(c?.o);
+    const notes: string[] = [];
+    if (c?.paired) {
+      const g = bestGraphene(r, s);
+      const o = find(s, kind);
+      const sweep = g && o ? f(g, o) : undefined;
+      notes.push(
+        c.paired.rounds > 1 ? `median of ${c.paired.rounds} paired rounds, ${short(c.paired.min)}–${short(c.paired.max)}` : 'one paired round',
+        ...(sweep !== undefined && Number.isFinite(sweep) ? [`sweep ${short(sweep)}`] : []),
+      );
+    }
+    if (lowCeiling) notes.push("the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound");
+    const note = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+    row(target, c?.value, ok, (v) => short(v) + (c ? detail(c) : ''), note, lowCeiling);
   };
-  ceilingRow('ws-history ≥ 0.4× the ceiling', 'ws-history', 0.4);
-  row('ws-history ≥ 1.5× the conventional stack', share('ws-history', 'conventional'), (v) => v >= 1.5, times);
-  ceilingRow('ws-small ≥ 0.7× the ceiling', 'ws-small', 0.7);
-  ceilingRow('http-small ≥ 0.8× the ceiling', 'http-small', 0.8);
-  const cpu = (s: string, kind: string) => (kind === 'graphene-rpc' ? bestGraphene(r, s) : find(s, kind))?.cpuUs;
-  const g = cpu('ws-small', 'graphene-rpc');
-  const c = cpu('ws-small', 'ceiling');
-  row('front-end CPU per small call ≤ 1.5× the ceiling server\'s CPU per call', g && c ? g.frontEnd / nodeCpu(c) : undefined, (v) => v <= 1.5, (v) => `${times(v)} (${g!.frontEnd} µs against ${nodeCpu(c!).toFixed(1)} µs)`);
-  const gh = cpu('ws-history', 'graphene-rpc');
-  const vh = cpu('ws-history', 'conventional');
-  row('front-end CPU per history call ≤ 10% of the conventional stack\'s', gh && vh ? gh.frontEnd / nodeCpu(vh) : undefined, (v) => v <= 0.1, (v) => `${(v * 100).toFixed(0)}% (${gh!.frontEnd} µs against ${nodeCpu(vh!).toFixed(1)} µs)`);
+  compareRow('ws-history ≥ 0.4× the ceiling', 'ws-history', 'ceiling', throughputShare, (v) => v >= 0.4, times);
+  compareRow('ws-history ≥ 1.5× the conventional stack', 'ws-history', 'conventional', throughputShare, (v) => v >= 1.5, times);
+  compareRow('ws-small ≥ 0.7× the ceiling', 'ws-small', 'ceiling', throughputShare, (v) => v >= 0.7, times);
+  compareRow('http-small ≥ 0.8× the ceiling', 'http-small', 'ceiling', throughputShare, (v) => v >= 0.8, times);
+  const cpuDetail = (c: Compared) => ` (${c.g.cpuUs!.frontEnd} µs against ${nodeCpu(c.o.cpuUs!).toFixed(1)} µs)`;
+  compareRow("front-end CPU per small call ≤ 1.5× the ceiling server's CPU per call", 'ws-small', 'ceiling', frontEndShare, (v) => v <= 1.5, times, cpuDetail);
+  compareRow("front-end CPU per history call ≤ 10% of the conventional stack's", 'ws-history', 'conventional', frontEndShare, (v) => v <= 0.1, percent, cpuDetail);
   const scenarios = [...new Set(closed(r).map((x) => x.scenario))];
   for (const s of scenarios) {
-    const a = cpu(s, 'graphene-rpc');
-    const b = cpu(s, 'conventional');
-    if (a && b) row(`${s}: total CPU per call ≤ the conventional stack's`, nodeCpu(a) / nodeCpu(b), (v) => v <= 1, (v) => `${times(v)} (${nodeCpu(a).toFixed(1)} µs against ${nodeCpu(b).toFixed(1)} µs)`);
+    compareRow(`${s}: total CPU per call ≤ the conventional stack's`, s, 'conventional', totalCpuShare, (v) => v <= 1, times, (c) => ` (${nodeCpu(c.g.cpuUs!).toFixed(1)} µs against ${nodeCpu(c.o.cpuUs!).toFixed(1)} µs)`);
   }
   const mixed = bestGraphene(r, 'ws-mixed');
   row('ws-mixed small-call p99 < 10 ms', mixed?.latency.small?.p99, (v) => v < 10, (v) => `${v} ms (history p99 ${mixed!.latency.history?.p99} ms)`);
@@ -389,6 +430,36 @@ export function goals(r: BenchReport, find: Finder): string[] {
   const gIdle = r.idle.find((i) => i.system.startsWith('graphene-rpc'));
   row('ws-idle < 10 KiB per session', gIdle?.bytesPerSession, (v) => v < 10 * 1024, (v) => `${(v / 1024).toFixed(1)} KiB with ${gIdle!.sessions} sessions`);
   row(`generate ≥ ${count(GENERATE_GOAL)} operations/s`, r.chain?.generatedPerSecond, (v) => v >= GENERATE_GOAL, (v) => `${count(v)} operations/s (this chain, when it was made)`);
+  return out;
+}
+
+/**
+ * "Paired rounds": each round's runs of the ratio targets' scenarios, the three systems back to
+ * back, with the ratios of that round; the goals take the median round.
+ */
+export function pairedSection(r: BenchReport): string[] {
+  const rounds = r.pairedRounds ?? [];
+  if (rounds.length === 0) return [];
+  const out = [
+    '## Paired rounds',
+    '',
+    "The sweep measures the ceiling and the conventional stack many minutes after graphene-rpc, and this machine's speed drifts (by as much as 2× within minutes on a shared virtual machine), so a ratio of two such runs says as much about the machine as about the systems. " +
+      `Here the three systems were started together and, in each of ${Math.max(...rounds.map((p) => p.round))} rounds, ran each scenario back to back (after a warm-up of each, not recorded), the order turned by one each round so that a drift favours none of them. ` +
+      'Each round gives ratios of its own; the goals take the median round. graphene-rpc ran at the best worker count of the sweep.',
+    '',
+    '| scenario | round | order | graphene-rpc calls/s | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | front end µs/call | ceiling µs/call | conventional µs/call |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  const mark = (x: RunResult) => `${x.throughput}${saturated(x) ? ' ⚠' : ''}`;
+  const cpu = (x: RunResult) => (x.cpuUs ? us(nodeCpu(x.cpuUs)) : 'n/a');
+  for (const p of rounds) {
+    const g = p.runs['graphene-rpc'];
+    const c = p.runs.ceiling;
+    const v = p.runs.conventional;
+    out.push(
+      `| ${p.scenario} | ${p.round} | ${p.order.join(', ')} | ${mark(g)} | ${mark(c)} | ${ratio(g.throughput, c.throughput)} | ${mark(v)} | ${ratio(g.throughput, v.throughput)} | ${g.cpuUs ? us(g.cpuUs.frontEnd) : 'n/a'} | ${cpu(c)} | ${cpu(v)} |`,
+    );
+  }
   return out;
 }
 
@@ -446,30 +517,34 @@ export function bounds(r: BenchReport, find: Finder): string[] {
   // The CPUs bound a closed-loop run at cpus·10⁶ / (node + generator µs per call).
   const cpuBound = (x: RunResult) => (cpus * 1e6) / (nodeCpu(x.cpuUs!) + x.cpuUs!.generator);
 
-  const share = (s: string, kind: string, k: number, label: string) => {
-    const g = bestGraphene(r, s);
-    const o = find(s, kind);
-    if (!g?.cpuUs || !o || g.throughput >= k * o.throughput) return;
-    out.push(shareBoundLine(label, kind, k, g, o, cpus));
+  // The same runs as the goals' figures: the median paired round's, or the sweep's.
+  const share = (s: string, kind: 'ceiling' | 'conventional', k: number, label: string) => {
+    const c = compared(r, find, s, kind, throughputShare);
+    if (!c?.g.cpuUs || c.value >= k) return;
+    out.push(shareBoundLine(label, kind, k, c.g, c.o, cpus));
   };
   share('ws-history', 'ceiling', 0.4, 'ws-history ≥ 0.4× the ceiling');
   share('ws-history', 'conventional', 1.5, 'ws-history ≥ 1.5× the conventional stack');
   share('ws-small', 'ceiling', 0.7, 'ws-small ≥ 0.7× the ceiling');
   share('http-small', 'ceiling', 0.8, 'http-small ≥ 0.8× the ceiling');
 
-  const frontEnd = (s: string, label: string, limit: (g: NonNullable<RunResult['cpuUs']>, o: NonNullable<RunResult['cpuUs']>) => number, kind: string) => {
-    const g = bestGraphene(r, s)?.cpuUs;
-    const o = find(s, kind)?.cpuUs;
+  const frontEnd = (s: string, label: string, limit: (g: NonNullable<RunResult['cpuUs']>, o: NonNullable<RunResult['cpuUs']>) => number, kind: 'ceiling' | 'conventional') => {
+    const c = compared(r, find, s, kind, frontEndShare);
+    const g = c?.g.cpuUs;
+    const o = c?.o.cpuUs;
     if (!g || !o || g.frontEnd <= limit(g, o)) return;
-    const ceiling = find(s, 'ceiling')?.cpuUs;
+    // The ceiling's cost of the same frames: from the same paired round when there is one.
+    const round = r.pairedRounds?.find((p) => p.runs['graphene-rpc'] === c.g);
+    const ceiling = (round ? round.runs.ceiling : find(s, 'ceiling'))?.cpuUs;
     out.push(frontEndBoundLine(label, g, limit(g, o), ceiling && nodeCpu(ceiling)));
   };
   frontEnd('ws-small', "front-end CPU per small call ≤ 1.5× the ceiling server's", (_g, c) => 1.5 * nodeCpu(c), 'ceiling');
   frontEnd('ws-history', "front-end CPU per history call ≤ 10% of the conventional stack's", (_g, v) => 0.1 * nodeCpu(v), 'conventional');
 
   for (const s of [...new Set(closed(r).map((x) => x.scenario))]) {
-    const g = bestGraphene(r, s)?.cpuUs;
-    const v = find(s, 'conventional')?.cpuUs;
+    const c = compared(r, find, s, 'conventional', totalCpuShare);
+    const g = c?.g.cpuUs;
+    const v = c?.o.cpuUs;
     if (!g || !v || nodeCpu(g) <= nodeCpu(v)) continue;
     out.push(
       `- **${s}: total CPU per call ≤ the conventional stack's**: ${us(nodeCpu(g))} µs against ${us(nodeCpu(v))}. The conventional stack parses, runs the handler and writes on one thread (${us(v.frontEnd)} µs, other threads ${us(v.other)}); ` +
@@ -497,7 +572,7 @@ export function bounds(r: BenchReport, find: Finder): string[] {
     );
   }
   if (out.length === 0) return [];
-  return ['## What bounds the targets not met', '', 'Each figure is from this run.', '', ...out];
+  return ['## What bounds the targets not met', '', `Each figure is from this run${r.pairedRounds?.length ? ": for a target that compares graphene-rpc with another system, from the paired round with the median figure" : ''}.`, '', ...out];
 }
 
 /**

@@ -113,6 +113,11 @@ export interface BenchReport {
   adversarial?: AdversarialReport;
   /** the scaling model checked on this machine: graphene-rpc on one CPU against all (bench/run.ts scalingCheck) */
   scalingCheck?: ScalingCheck[];
+  /**
+   * the ratio targets' scenarios run again in rounds, the three systems back to back in each
+   * (bench/run.ts pairedRounds); absent in reports from before and with --paired-rounds 0
+   */
+  pairedRounds?: PairedRound[];
   /** ws-market: the markets polled and what graphene-rpc answered for each, asked once before measuring */
   market?: { depth: number; connections: number; books: MarketBook[]; meanReplyBytes: number };
 }
@@ -188,4 +193,18 @@ export interface ScalingCheck {
   workers: number;
   oneCpu: { measured: number; predicted: number; cpuUs: CpuPerCall };
   allCpus: { cpus: number; measured: number; predicted: number; cpuUs: CpuPerCall };
+}
+
+/** The systems a paired round runs, and the two graphene-rpc is compared with. */
+export const PAIRED_KINDS = ['graphene-rpc', 'ceiling', 'conventional'] as const;
+export type PairedKind = (typeof PAIRED_KINDS)[number];
+
+/** One scenario in one round: graphene-rpc, the ceiling and the conventional stack, measured back to back. */
+export interface PairedRound {
+  scenario: string;
+  /** 1, 2, … */
+  round: number;
+  /** the order the three ran in this round (turned by one each round, so that drift favours none) */
+  order: PairedKind[];
+  runs: Record<PairedKind, RunResult>;
 }

@@ -31,7 +31,7 @@ import { nodeCpu, projectThroughput, saturated, storeWarmupLine, writeReport } f
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { warmPageCache } from './page-cache.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
-import type { BenchReport, CpuPerCall, MarketBook, Percentiles, RunResult, ScalingCheck } from './results.js';
+import { PAIRED_KINDS, type BenchReport, type CpuPerCall, type MarketBook, type PairedKind, type PairedRound, type Percentiles, type RunResult, type ScalingCheck } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -85,6 +85,8 @@ interface Options {
   clusterProcesses: number;
   /** run graphene-rpc pinned to one CPU against all, to check the scaling model */
   scalingCheck: boolean;
+  /** rounds of the ratio targets' scenarios on the three systems back to back (0: none) */
+  pairedRounds: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -153,6 +155,12 @@ function parseOptions(argv: string[]): Options {
       if (v === 'cores') return os.availableParallelism();
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) throw new Error(`--cluster expects a process count (0 for none) or 'cores', got '${v}'`);
+      return n;
+    })(),
+    pairedRounds: (() => {
+      const v = values['paired-rounds'] ?? def('paired-rounds');
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`--paired-rounds expects a round count (0 for none), got '${v}'`);
       return n;
     })(),
     scalingCheck: (() => {
@@ -584,6 +592,60 @@ async function scalingCheck(
   return out;
 }
 
+/** The scenarios of the ratio targets (the goals' "× the ceiling" and "× the conventional stack"), which paired rounds measure again. */
+export const PAIRED_SCENARIOS: readonly string[] = ['ws-small', 'http-small', 'ws-history'];
+
+/** Round `round` (from 0) runs the systems in this order: each round starts one further along. */
+export function pairedOrder(round: number): PairedKind[] {
+  const n = PAIRED_KINDS.length;
+  return PAIRED_KINDS.map((_, i) => PAIRED_KINDS[(i + round) % n]!);
+}
+
+/**
+ * The ratio targets measured in rounds. The sweep runs the ceiling and the conventional stack many
+ * minutes after graphene-rpc, and a shared machine's speed drifts by as much as 2× in that time, so a
+ * ratio of two such runs says as much about the machine as about the systems. Here the three systems
+ * are started together and, in each round, run one scenario back to back (a warm-up for each first,
+ * not recorded); the order turns each round so that a drift favours none of them. Each round gives
+ * ratios of its own, and the goals take the median round's.
+ */
+async function pairedRounds(
+  o: Options,
+  chosen: readonly Scenario[],
+  specFor: (s: Scenario, port: number, rate?: number, urlPath?: string) => LoadSpec,
+  workers: number,
+  replySize: Readonly<Record<string, number>>,
+): Promise<PairedRound[]> {
+  const systems = new Map<PairedKind, RunningSystem>();
+  try {
+    systems.set('graphene-rpc', await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) }));
+    systems.set('ceiling', await startSystem('ceiling', { dataDir: o.dataDir }));
+    systems.set('conventional', await startSystem('conventional', { dataDir: o.dataDir }));
+    const run = (kind: PairedKind, s: Scenario, opts: Options): Promise<RunResult> => {
+      const sys = systems.get(kind)!;
+      if (kind === 'ceiling') return measureCeiling(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), opts);
+      return measure(sys, s.name, specFor(s, sys.port), opts, kind === 'graphene-rpc' ? { workers } : {});
+    };
+    const warmUp = { ...o, durationMs: Math.min(o.durationMs, 1000) };
+    for (const s of chosen) for (const kind of PAIRED_KINDS) await run(kind, s, warmUp);
+    const out: PairedRound[] = [];
+    for (let round = 0; round < o.pairedRounds; round++) {
+      for (const s of chosen) {
+        const order = pairedOrder(round);
+        const runs = {} as Record<PairedKind, RunResult>;
+        for (const kind of order) {
+          log(`${s.name}, paired round ${round + 1} of ${o.pairedRounds}, on ${systems.get(kind)!.name}…`);
+          runs[kind] = await run(kind, s, o);
+        }
+        out.push({ scenario: s.name, round: round + 1, order, runs });
+      }
+    }
+    return out;
+  } finally {
+    for (const sys of systems.values()) await sys.stop();
+  }
+}
+
 const spawnSessions = (spec: SessionSpec) => new Worker(new URL('./session-worker.js', import.meta.url), { workerData: spec });
 
 function nextMessage<T>(w: Worker): Promise<T> {
@@ -868,6 +930,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       scrapeMs: o.scrapeMs,
       nodeLogLevel: o.nodeLogLevel,
       pendingTransactions: o.pendingTransactions,
+      pairedRounds: o.pairedRounds,
     },
     runs: [],
     idle: [],
@@ -999,6 +1062,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       await sys.stop();
     }
   }
+  const paired = list.filter((s) => PAIRED_SCENARIOS.includes(s.name));
+  if (o.pairedRounds > 0 && paired.length > 0) report.pairedRounds = await pairedRounds(o, paired, specFor, bestWorkers, replySize);
   // ws-idle on fresh processes, so that what earlier runs left in the heap does not blur the figure.
   const idleOn = o.scenarios.has('ws-idle') ? ([['graphene-rpc', bestWorkers], ['conventional', 1]] as const) : [];
   for (const [kind, workers] of idleOn) {

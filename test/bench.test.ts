@@ -15,9 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
 import { runGenerate } from '../src/generate-command.js';
-import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, searchCapacity } from '../bench/run.js';
+import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, pairedOrder, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
-import type { BenchReport } from '../bench/results.js';
+import type { BenchReport, PairedRound } from '../bench/results.js';
 import { bounds, frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
 import { warmPageCache } from '../bench/page-cache.js';
@@ -124,12 +124,26 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   t.true(smallOpen.some((r) => r.throughput === report.capacity!.sustainableRate && r.errors === 0 && r.latency.small!.p99 <= report.capacity!.p99TargetMs));
   t.regex(md, /## Capacity advice/);
   t.regex(md, /## ws-market\n[^]*\| BTS\/X[A-Z]+ \| \d+ \|/);
-  t.regex(md, /## Goals\n[^]*\| ws-history ≥ 1\.5× the conventional stack \| [\d.]+× \| (yes|\*\*no\*\*) \|/);
+  t.regex(md, /## Goals\n[^]*\| ws-history ≥ 1\.5× the conventional stack \| [\d.]+× \(one paired round; sweep [\d.]+×\) \| (yes|\*\*no\*\*) \|/);
   // generate recorded how long it took to make the chain, and the report reads it back.
   t.true(report.chain.generatedPerSecond! > 0, 'the rate the chain was generated at');
   t.regex(md, /## Goals\n[^]*\| generate ≥ 50,000 operations\/s \| [\d,]+ operations\/s \(this chain, when it was made\) \| (yes|\*\*no\*\*) \|/);
   t.regex(md, /## Where each microsecond goes\n[^]*\| ws-small \| graphene-rpc ×1 \| [\d.]+ \| [\d.]+ \|/);
   t.regex(md, /## Scaling projection\n[^]*\| ws-history \| conventional \| \d+ \|/);
+  // The ratio targets' scenarios ran again in one paired round (--tiny's default): the three systems
+  // back to back on each, and the report's table and goals read them.
+  const rounds = report.pairedRounds ?? [];
+  t.deepEqual(rounds.map((p) => p.scenario).sort(), ['http-small', 'ws-history', 'ws-small']);
+  for (const p of rounds) {
+    t.deepEqual([...p.order].sort(), ['ceiling', 'conventional', 'graphene-rpc']);
+    for (const kind of p.order) {
+      t.is(p.runs[kind].kind, kind);
+      t.is(p.runs[kind].errors, 0, `${p.scenario} on ${kind} in the paired round`);
+      t.true(p.runs[kind].completed > 0, `${p.scenario} on ${kind} in the paired round completed calls`);
+    }
+  }
+  t.regex(md, /## Paired rounds\n[^]*\| ws-history \| 1 \| graphene-rpc, ceiling, conventional \| \d+ \| \d+( ⚠)? \| [\d.]+× \|/);
+  t.regex(md, /## Goals\n[^]*\| ws-small ≥ 0\.7× the ceiling \| [\d.]+× \(one paired round; sweep [\d.]+×/);
   // The tiny store was read through before the runs, and the report says so.
   t.true(report.storeWarmup!.read && report.storeWarmup!.bytes > 0);
   t.regex(md, /The store \([\d.]+ GB\) was read through once before the runs/);
@@ -314,6 +328,38 @@ test('a ceiling target that a ratio to a saturated ceiling seems to meet is not 
   t.regex(table, /\| ws-history ≥ 0\.4× the ceiling \| 0\.47× \(the ceiling's generator saturated: the ceiling is a lower bound, this ratio an upper bound\) \| not known \|/);
   t.regex(table, /\| ws-small ≥ 0\.7× the ceiling \| 0\.58× \(the ceiling's generator saturated[^|]*\| \*\*no\*\* \|/);
   t.regex(table, /\| http-small ≥ 0\.8× the ceiling \| 0\.83× \| yes \|/);
+});
+
+test('paired rounds: the goals take the median round of each comparison, give the spread and the sweep\'s figure, and explain a miss from that round\'s runs', (t) => {
+  const run = (scenario: string, kind: RunResult['kind'], throughput: number, frontEnd = 10, extra: Partial<RunResult> = {}): RunResult => ({
+    scenario, system: kind === 'graphene-rpc' ? 'graphene-rpc ×2' : kind, kind, ...(kind === 'graphene-rpc' ? { workers: 2 } : {}), loop: 'closed', throughput, latency: {}, sent: 0, completed: 0, errors: 0,
+    nodeCpuPercent: 100, nodeRssMiB: 200, generatorUtilisation: 0.5, inFlight: 64, cpuUs: { frontEnd, workers: 5, other: 1, generator: 20 }, ...extra,
+  });
+  // The sweep: graphene-rpc measured when the machine was slow, the ceiling later when it was fast.
+  const sweep = [run('ws-small', 'graphene-rpc', 40000, 14), run('ws-small', 'ceiling', 120000, 4), run('ws-small', 'conventional', 45000, 20)];
+  // Three rounds, back to back: 0.55, 0.75 and 0.72 of the ceiling; the median round is the third.
+  const round = (n: number, g: number, c: number, gFront: number, cFront: number): PairedRound => ({
+    scenario: 'ws-small', round: n, order: pairedOrder(n - 1),
+    runs: { 'graphene-rpc': run('ws-small', 'graphene-rpc', g, gFront), ceiling: run('ws-small', 'ceiling', c, cFront), conventional: run('ws-small', 'conventional', 50000, 20) },
+  });
+  const pairedRounds = [round(1, 55000, 100000, 13, 4), round(2, 75000, 100000, 12, 4), round(3, 72000, 100000, 9, 4)];
+  const r = { runs: sweep, idle: [], machine: { cpus: 2 }, pairedRounds } as unknown as BenchReport;
+  const find: Parameters<typeof goals>[1] = (s, kind) => sweep.find((x) => x.scenario === s && x.kind === kind);
+  const table = goals(r, find).join('\n');
+  t.regex(table, /\| ws-small ≥ 0\.7× the ceiling \| 0\.72× \(median of 3 paired rounds, 0\.55×–0\.75×; sweep 0\.33×\) \| yes \|/);
+  // The front-end CPU figure is the median of its own ratio (12 / 10), with that round's microseconds.
+  t.regex(table, /\| front-end CPU per small call ≤ 1\.5× the ceiling server's CPU per call \| 1\.20× \(12 µs against 10\.0 µs\) \(median of 3 paired rounds, 0\.90×–1\.30×; sweep 1\.40×\) \| yes \|/);
+  t.regex(table, /Targets that compare graphene-rpc with another system take the median of the paired rounds/);
+  // A miss is explained from the median round's runs, not the sweep's.
+  const missed = { ...r, pairedRounds: [round(1, 50000, 100000, 13, 4), round(2, 60000, 100000, 12, 4), round(3, 65000, 100000, 9, 4)] } as BenchReport;
+  t.regex(goals(missed, find).join('\n'), /\| ws-small ≥ 0\.7× the ceiling \| 0\.60× \(median of 3 paired rounds, 0\.50×–0\.65×; sweep 0\.33×\) \| \*\*no\*\* \|/);
+  t.regex(bounds(missed, find).join('\n'), /ws-small ≥ 0\.7× the ceiling\*\* needs 70,000 calls\/s \(0\.7× the ceiling's 100,000\); graphene-rpc made 60,000/);
+  t.regex(bounds(missed, find).join('\n'), /from the paired round with the median figure/);
+  // Each round turns the order by one: over three rounds each system runs first once.
+  t.deepEqual([0, 1, 2].map((n) => pairedOrder(n)[0]), ['graphene-rpc', 'ceiling', 'conventional']);
+  t.deepEqual(pairedOrder(3), pairedOrder(0));
+  // Without paired rounds, the sweep's runs, as before.
+  t.regex(goals({ ...r, pairedRounds: undefined } as BenchReport, find).join('\n'), /\| ws-small ≥ 0\.7× the ceiling \| 0\.33× \| \*\*no\*\* \|/);
 });
 
 test('the goals table gives the rate the chain in use was generated at against generate\'s goal, and what bounds it when missed', (t) => {
