@@ -513,15 +513,17 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
 }
 
 /**
- * The ceiling answers faster than one load-generator thread asks: while its generator saturates, it
- * is measured again with one more generator thread (up to one per CPU), and its best run is kept, so
- * that the ratios to it rest on the server's limit rather than the client's where the machine allows.
+ * A run whose load generator saturates measures the generator as much as the system: while it does,
+ * the system is measured again with one more generator thread (up to one per CPU), and its best run
+ * is kept, so that a ratio rests on the system's limit rather than the client's where the machine
+ * allows. The sweep does this for the ceiling, which answers faster than one generator thread asks;
+ * paired rounds for all three systems (HTTP's generator, for one, can saturate on any of them).
  */
-async function measureCeiling(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options): Promise<RunResult> {
-  let best = await measure(sys, scenario, spec, o);
+async function measureUnsaturated(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
+  let best = await measure(sys, scenario, spec, o, extra);
   for (let generators = o.generators + 1; saturated(best) && generators <= os.availableParallelism(); generators++) {
     log(`  its load generator saturated (utilisation ${best.generatorUtilisation}): again with ${generators} generator threads…`);
-    const run = await measure(sys, scenario, spec, { ...o, generators }, { generators });
+    const run = await measure(sys, scenario, spec, { ...o, generators }, { ...extra, generators });
     if (run.throughput <= best.throughput) break;
     best = run;
   }
@@ -621,13 +623,17 @@ async function pairedRounds(
     systems.set('graphene-rpc', await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) }));
     systems.set('ceiling', await startSystem('ceiling', { dataDir: o.dataDir }));
     systems.set('conventional', await startSystem('conventional', { dataDir: o.dataDir }));
-    const run = (kind: PairedKind, s: Scenario, opts: Options): Promise<RunResult> => {
+    // graphene-rpc as the sweep ran it: over the same pending state, when there is one.
+    if (o.pendingTransactions > 0) await leavePending(systems.get('graphene-rpc')!.port, o.pendingTransactions);
+    /** One run of `s` on `kind`, measured again while its generator saturates; a warm-up is short, and once. */
+    const run = (kind: PairedKind, s: Scenario, warmUp = false): Promise<RunResult> => {
       const sys = systems.get(kind)!;
-      if (kind === 'ceiling') return measureCeiling(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), opts);
-      return measure(sys, s.name, specFor(s, sys.port), opts, kind === 'graphene-rpc' ? { workers } : {});
+      const base = kind === 'ceiling' ? specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`) : specFor(s, sys.port);
+      const extra = kind === 'graphene-rpc' ? { workers } : {};
+      if (warmUp) return measure(sys, s.name, { ...base, durationMs: Math.min(o.durationMs, 1000) }, o, extra);
+      return measureUnsaturated(sys, s.name, base, o, extra);
     };
-    const warmUp = { ...o, durationMs: Math.min(o.durationMs, 1000) };
-    for (const s of chosen) for (const kind of PAIRED_KINDS) await run(kind, s, warmUp);
+    for (const s of chosen) for (const kind of PAIRED_KINDS) await run(kind, s, true);
     const out: PairedRound[] = [];
     for (let round = 0; round < o.pairedRounds; round++) {
       for (const s of chosen) {
@@ -635,7 +641,7 @@ async function pairedRounds(
         const runs = {} as Record<PairedKind, RunResult>;
         for (const kind of order) {
           log(`${s.name}, paired round ${round + 1} of ${o.pairedRounds}, on ${systems.get(kind)!.name}…`);
-          runs[kind] = await run(kind, s, o);
+          runs[kind] = await run(kind, s);
         }
         out.push({ scenario: s.name, round: round + 1, order, runs });
       }
@@ -1056,7 +1062,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     try {
       for (const s of list) {
         log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
-        report.runs.push(await measureCeiling(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), o));
+        report.runs.push(await measureUnsaturated(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), o));
       }
     } finally {
       await sys.stop();
