@@ -12,6 +12,7 @@ import { startTestNode } from './helpers/node.js';
 import { signedTx } from './helpers/tx.js';
 import { CHAIN_START } from '../src/chain/transfer-feed.js';
 import { openChainStore, SCHEMA_VERSION } from '../src/chain/store.js';
+import { writeAscendingPages } from './helpers/ascending-pages.js';
 import type { OperationJson } from '../src/chain/types.js';
 import { transactionId } from '../src/chain/serializer.js';
 
@@ -247,8 +248,9 @@ test('a store made before the feed (schema 7) gets its transfers indexed from it
   const before = await page(first.httpUrl, accounts, CHAIN_START, 1000);
   t.true(before.transfers.length > 10);
   await first.node.close();
-  // What the version before left: no transfer feed, schema 7.
+  // What the version before left: no transfer feed, history pages oldest first, schema 7.
   const old = openChainStore(chain.dataDir);
+  await writeAscendingPages(old);
   await old.transferFeed.drop();
   await old.meta.put('schema', '7');
   await old.close();

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { httpPost } from './helpers/clients.js';
-import { PAGE_SIZE, entryBytes, historyDesc, seqAtOrBefore } from '../src/chain/history-pages.js';
+import { PAGE_SIZE, entryBytes, historyDesc, historyRuns, seqAtOrBefore } from '../src/chain/history-pages.js';
 import type { ChainStore } from '../src/chain/store.js';
 import { uintField } from '../workers/handlers/history.js';
 
@@ -42,6 +42,73 @@ test('reading pages back from any sequence gives the per-operation history, newe
   const types = [...historyDesc(chain.store, NATHAN, total)].map((e) => e.type);
   t.deepEqual([...new Set(types)], [0]);
   t.deepEqual([...historyDesc(chain.store, 12345, 10)], [], 'an account without history');
+});
+
+test('a page read as runs of whole records is the per-operation history joined by commas, within its limit and instance bound', (t) => {
+  const chain = busyChain(t);
+  const all = reference(chain.store, NATHAN, Number.MAX_SAFE_INTEGER);
+  const total = all.length;
+  const bySeq = new Map(all.map((e) => [e.seq, e]));
+  for (const from of [total, total - 1, 2 * PAGE_SIZE + 1, 2 * PAGE_SIZE, PAGE_SIZE + 1, PAGE_SIZE, 1, 37]) {
+    for (const limit of [1, 2, 99, 100, PAGE_SIZE, PAGE_SIZE + 1, 1000]) {
+      const expected = reference(chain.store, NATHAN, from).slice(0, limit);
+      // Each run's bytes copied before the next is read, as the contract says.
+      const runs = [...historyRuns(chain.store, NATHAN, from, limit)].length;
+      const parts: string[] = [];
+      let count = 0;
+      for (const r of historyRuns(chain.store, NATHAN, from, limit)) {
+        parts.push(r.record.toString('utf8', r.start, r.end));
+        count += r.count;
+      }
+      t.is(parts.join(','), expected.map((e) => e.json).join(','), `from ${from}, limit ${limit}`);
+      t.is(count, expected.length, `from ${from}, limit ${limit}: counted`);
+      // One run per record the page spans.
+      const records = new Set(expected.map((e) => Math.floor((e.seq - 1) / PAGE_SIZE))).size;
+      t.is(runs, records, `from ${from}, limit ${limit}: runs`);
+    }
+    // The instance bound: only operations above it, whichever record it falls in.
+    for (const cut of [1, PAGE_SIZE - 1, PAGE_SIZE, PAGE_SIZE + 5, 2 * PAGE_SIZE + 3]) {
+      const above = bySeq.get(cut)?.instance;
+      if (above === undefined || cut > from) continue;
+      const expected = reference(chain.store, NATHAN, from).filter((e) => e.instance > above);
+      const got: string[] = [];
+      for (const r of historyRuns(chain.store, NATHAN, from, 1000, above)) got.push(r.record.toString('utf8', r.start, r.end));
+      t.is(got.join(','), expected.map((e) => e.json).join(','), `from ${from}, above ${above}`);
+    }
+  }
+  t.deepEqual([...historyRuns(chain.store, 12345, 10, 100)], [], 'an account without history');
+  t.deepEqual([...historyRuns(chain.store, NATHAN, total, 0)], [], 'a limit of 0');
+});
+
+test('a filtered page is read as runs of the operations the filter keeps, and what it turns down is counted', (t) => {
+  const chain = makeChain(t);
+  // nathan's history: transfers (type 0) with account creations (type 5) among them, over three records.
+  for (let b = 0; b < 9; b++) {
+    const ops = Array.from({ length: 35 }, (_, i) => ((i + b) % 7 === 0 ? op.accountCreate(`acct-${b}-${i}`) : op.transfer('1.2.6', '1.2.0', 1000 + i)));
+    chain.block(ops);
+  }
+  const typeOf = (instance: number) => chain.store.operationIndex.get(instance)![0];
+  const all = reference(chain.store, NATHAN, Number.MAX_SAFE_INTEGER);
+  t.true(all.length > 2 * PAGE_SIZE);
+  t.deepEqual([...new Set(all.map((e) => typeOf(e.instance)))].sort(), [0, 5]);
+  for (const from of [all.length, 2 * PAGE_SIZE + 3, PAGE_SIZE, 40]) {
+    for (const [wanted, limit] of [[5, 100], [0, 100], [0, 7], [5, 1000], [9, 100]] as const) {
+      const expected = reference(chain.store, NATHAN, from).filter((e) => typeOf(e.instance) === wanted).slice(0, limit);
+      const parts: string[] = [];
+      let kept = 0;
+      let turnedDown = 0;
+      for (const r of historyRuns(chain.store, NATHAN, from, limit, -1, (type) => type === wanted)) {
+        if (r.count > 0) parts.push(r.record.toString('utf8', r.start, r.end));
+        kept += r.count;
+        turnedDown += r.skipped;
+      }
+      const label = `from ${from}, type ${wanted}, limit ${limit}`;
+      t.is(parts.join(','), expected.map((e) => e.json).join(','), label);
+      t.is(kept, expected.length, label);
+      // Short of the limit, the walk read the whole history down from `from`: each entry kept or turned down.
+      if (kept < limit) t.is(kept + turnedDown, from, `${label}: every entry counted`);
+    }
+  }
 });
 
 test('seqAtOrBefore finds the newest of the account operations at or before an operation id', (t) => {

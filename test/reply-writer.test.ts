@@ -2,7 +2,7 @@
 // another into shared buffers, and each finished reply must stay exactly what its call wrote, whatever
 // the calls after it do (write little, outgrow the arena, fail half-way, fill it up).
 import test from 'ava';
-import { ARENA_BYTES, ReplyArena, ReplyWriter } from '../workers/reply-writer.js';
+import { ARENA_BYTES, DEADLINE_CHECK_EVERY, ReplyArena, ReplyWriter } from '../workers/reply-writer.js';
 
 const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 const LIMITS = { maxBytes: 1 << 30, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
@@ -56,4 +56,25 @@ test('a full arena is left to its replies and a fresh one is started', (t) => {
   const buffers = new Set(replies.map((r) => r.buffer));
   t.true(buffers.size > 1 && buffers.size < replies.length, `${buffers.size} buffers for ${replies.length} replies`);
   replies.forEach((r, i) => t.is(text(r), `"${String(i).padStart(1000, '0')}"`));
+});
+
+test('rows written in one piece or turned down in bulk count for the look at the deadline as rows written one by one', (t) => {
+  const past = { maxBytes: 1 << 30, deadline: Date.now() - 1, budgetMs: 5 };
+  const stored = Buffer.from('{"id":"1.11.1"},{"id":"1.11.0"}');
+  // One at a time: the look comes at the DEADLINE_CHECK_EVERY-th row.
+  const single = new ReplyWriter(past);
+  for (let i = 1; i < DEADLINE_CHECK_EVERY; i++) single.rawRange(stored, 0, 15);
+  t.throws(() => single.rawRange(stored, 0, 15), { message: /5 ms: --call-budget-ms/ });
+  // A run of rows that crosses that count: the look comes with it.
+  const runs = new ReplyWriter(past);
+  runs.rawRange(stored, 0, stored.length, DEADLINE_CHECK_EVERY - 2);
+  t.throws(() => runs.rawRange(stored, 0, stored.length, 2), { message: /--call-budget-ms/ });
+  // Rows a filter turned down, reported together.
+  const filtered = new ReplyWriter(past);
+  filtered.skipped(DEADLINE_CHECK_EVERY - 1);
+  t.throws(() => filtered.skipped(3 * DEADLINE_CHECK_EVERY), { message: /--call-budget-ms/ });
+  // Within the deadline, runs write their bytes as they are.
+  const ok = new ReplyWriter({ ...past, deadline: Number.POSITIVE_INFINITY });
+  ok.rawRange(stored, 0, stored.length, 5 * DEADLINE_CHECK_EVERY);
+  t.is(Buffer.from(ok.finish()).toString(), stored.toString());
 });

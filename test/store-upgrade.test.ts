@@ -3,7 +3,7 @@
 // same bytes as on a store written with the index. Read-only handles refuse an old store. A store made
 // before account storage (schema 3) gains its empty index the same way. A store made before the
 // account history pages (schema 4) gets its pages built, and answers the same bytes.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
 import { applyBlock } from '../src/chain/writer.js';
 import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
@@ -11,6 +11,8 @@ import { privateKeyFromWif } from '../src/chain/keys.js';
 import { packStorageMap } from '../src/chain/account-storage.js';
 import { httpPost } from './helpers/clients.js';
 import { openChainStore, SCHEMA_VERSION } from '../src/chain/store.js';
+import { PAGE_SIZE } from '../src/chain/history-pages.js';
+import { writeAscendingPages } from './helpers/ascending-pages.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';
@@ -75,26 +77,31 @@ const PAGED = [
   ['get_account_history_by_time', [NATHAN, 100, null]],
 ] as const;
 
-test('the node builds the history pages of a store made without them, and answers the same bytes', async (t) => {
-  const chain = makeChain(t);
-  chain.block([op.transfer(NATHAN, '1.2.0', 1000)], [op.accountCreate('alice')], [op.accountCreate('bob')]);
-  chain.block([op.transfer(NATHAN, ALICE, 5_000_000), op.transfer(NATHAN, BOB, 3_000_000)], [op.assetCreate('GOLD')]);
-  chain.block([op.assetIssue('1.3.1', ALICE, 500)], [op.transfer(ALICE, BOB, 7), op.transfer(BOB, NATHAN, 1)]);
+type Chain = ReturnType<typeof makeChain>;
+type PagedCall = readonly [string, readonly unknown[]];
+
+/** The history pages' records, as hex. */
+const pageRecords = (store: ReturnType<typeof openChainStore>) => [...store.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]);
+
+/**
+ * The history calls answered on `chain`; then `makeOld` turns its store into an older schema's; then
+ * the node that upgrades it must answer the same bytes, and leave the same records as the writer made.
+ * Returns the records, for checks of their own.
+ */
+async function upgradesToSamePages(t: ExecutionContext, chain: Chain, calls: readonly PagedCall[], makeOld: (store: ReturnType<typeof openChainStore>, pages: unknown[]) => Promise<void>) {
   const call = async (url: string) => {
     const out: string[] = [];
-    for (const [method, params] of PAGED) out.push((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['history', method, params] }))).text);
+    for (const [method, params] of calls) out.push((await httpPost(url, JSON.stringify({ id: 1, method: 'call', params: ['history', method, params] }))).text);
     return out;
   };
   const first = await chain.serve();
   const expected = await call(first.httpUrl);
-  for (const [i, r] of expected.entries()) t.regex(r, /"id":"1\.11\.\d+"/, PAGED[i]![0]);
+  for (const [i, r] of expected.entries()) t.regex(r, /"id":"1\.11\.\d+"/, calls[i]![0]);
   await first.node.close();
 
   const old = openChainStore(chain.dataDir);
-  const pages = [...old.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]);
-  t.true(pages.length >= 3);
-  await old.accountPages.drop();
-  await old.meta.put('schema', '4');
+  const pages = pageRecords(old);
+  await makeOld(old, pages);
   await old.close();
 
   const upgraded = await chain.serve();
@@ -103,7 +110,20 @@ test('the node builds the history pages of a store made without them, and answer
   const store = openChainStore(chain.dataDir, { readOnly: true });
   t.teardown(() => store.close());
   t.is(store.meta.get('schema'), SCHEMA_VERSION);
-  t.deepEqual([...store.accountPages.getRange({})].map(({ key, value }) => [key, Buffer.from(value).toString('hex')]), pages, 'the same records as the writer made');
+  t.deepEqual(pageRecords(store), pages, 'the same records as the writer made');
+  return pages;
+}
+
+test('the node builds the history pages of a store made without them, and answers the same bytes', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.transfer(NATHAN, '1.2.0', 1000)], [op.accountCreate('alice')], [op.accountCreate('bob')]);
+  chain.block([op.transfer(NATHAN, ALICE, 5_000_000), op.transfer(NATHAN, BOB, 3_000_000)], [op.assetCreate('GOLD')]);
+  chain.block([op.assetIssue('1.3.1', ALICE, 500)], [op.transfer(ALICE, BOB, 7), op.transfer(BOB, NATHAN, 1)]);
+  const pages = await upgradesToSamePages(t, chain, PAGED, async (old) => {
+    await old.accountPages.drop();
+    await old.meta.put('schema', '4');
+  });
+  t.true(pages.length >= 3);
 });
 
 test('a store made before account storage (schema 3) opens, and custom operations store into it from then on', async (t) => {
@@ -133,7 +153,8 @@ test('a store made before proposals and HTLCs (schema 5) opens with their empty 
   const chain = makeChain(t);
   chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
   const pages = [...chain.store.accountPages.getRange({})].length;
-  // What the version before left: no proposal or HTLC index databases, schema 5.
+  // What the version before left: no proposal or HTLC index databases, pages oldest first, schema 5.
+  await writeAscendingPages(chain.store);
   await chain.store.proposalIndex.drop();
   await chain.store.htlcIndex.drop();
   await chain.store.meta.put('schema', '5');
@@ -157,7 +178,8 @@ test('a store made before the governance index (schema 6) opens with its genesis
   const chain = makeChain(t);
   chain.block([op.transfer(NATHAN, '1.2.0', 1000)]);
   const witness = JSON.parse(chain.store.objects.get([1, 6, 0])!.toString('utf8')) as { witness_account: string; vote_id: string };
-  // What the version before left: no governance database, schema 6.
+  // What the version before left: no governance database, pages oldest first, schema 6.
+  await writeAscendingPages(chain.store);
   await chain.store.governance.drop();
   await chain.store.meta.put('schema', '6');
   const node = await chain.serve();
@@ -169,4 +191,30 @@ test('a store made before the governance index (schema 6) opens with its genesis
   const store = openChainStore(chain.dataDir, { readOnly: true });
   t.teardown(() => store.close());
   t.is(store.meta.get('schema'), SCHEMA_VERSION);
+});
+
+test('a store whose history pages are oldest first (schema 8) has them rewritten newest first, and answers the same bytes', async (t) => {
+  const chain = makeChain(t);
+  chain.block([op.accountCreate('alice')], [op.accountCreate('bob')]);
+  // Enough of nathan's operations for three records, in blocks of different sizes, and some of alice's and bob's.
+  for (const n of [1, 50, 100, 3, 130, 1]) {
+    const ops = Array.from({ length: n }, (_, i) => op.transfer(NATHAN, i % 3 === 0 ? ALICE : BOB, 1000 + i));
+    chain.block(...Array.from({ length: Math.ceil(n / 50) }, (_, k) => ops.slice(k * 50, k * 50 + 50)));
+  }
+  chain.block([op.transfer(ALICE, BOB, 7), op.transfer(BOB, NATHAN, 1)]);
+  const calls: PagedCall[] = [
+    ...PAGED,
+    ['get_account_history', [NATHAN, '1.11.0', 100, '1.11.0']],
+    ['get_relative_account_history', [NATHAN, 0, 100, 0]],
+    ['get_relative_account_history', [NATHAN, 100, 100, 250]],
+    ['get_relative_account_history', [NATHAN, 1, 100, PAGE_SIZE + 1]],
+    ['get_account_history', [NATHAN, '1.11.150', 100, '1.11.200']],
+    ['get_account_history_by_operations', [NATHAN, [], 120, 100]],
+  ];
+  const pages = await upgradesToSamePages(t, chain, calls, async (old, written) => {
+    await writeAscendingPages(old);
+    t.notDeepEqual(pageRecords(old), written, 'laid out as before');
+    await old.meta.put('schema', '8');
+  });
+  t.true(pages.length >= 5, `${pages.length} records`);
 });

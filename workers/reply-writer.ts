@@ -184,14 +184,17 @@ export class ReplyWriter {
     if (Date.now() > this.limits.deadline) throw new RpcError(limitError(RPC.BUDGET_EXCEEDED, `${this.limits.budgetMs} ms: --call-budget-ms`));
   }
 
-  /** A row read and not written (a filter turned it down, or it is gathered to be written later): counted as a write is, for the look at the deadline. */
-  skipped(): void {
-    if (++this.writes % DEADLINE_CHECK_EVERY === 0) this.checkDeadline();
+  /** `rows` rows read and not written (a filter turned them down, or they are gathered to be written later): counted as writes are, for the look at the deadline. */
+  skipped(rows = 1): void {
+    const before = this.writes;
+    this.writes += rows;
+    if (Math.floor(this.writes / DEADLINE_CHECK_EVERY) !== Math.floor(before / DEADLINE_CHECK_EVERY)) this.checkDeadline();
   }
 
-  private afterWrite(): void {
+  /** After writing `rows` rows (stored objects, or one piece of text): the reply's cap, and now and then the deadline. */
+  private afterWrite(rows = 1): void {
     if (this.len - this.start > this.limits.maxBytes) throw new RpcError(limitError(RPC.REPLY_TOO_BIG, `over ${this.limits.maxBytes} bytes: --max-reply-bytes`));
-    if (++this.writes % DEADLINE_CHECK_EVERY === 0) this.checkDeadline();
+    this.skipped(rows);
   }
 
   private reserve(n: number): void {
@@ -224,11 +227,14 @@ export class ReplyWriter {
     return this;
   }
 
-  /** Bytes `start` to `end` of `source`, already JSON, copied without cutting a view out of it. */
-  rawRange(source: Buffer, start: number, end: number): this {
+  /**
+   * Bytes `start` to `end` of `source`, already JSON, copied without cutting a view out of it: `rows`
+   * stored objects in one piece (a run of a history record), counted as that many writes.
+   */
+  rawRange(source: Buffer, start: number, end: number, rows = 1): this {
     this.reserve(end - start);
     this.len += source.copy(this.buf, this.len, start, end);
-    this.afterWrite();
+    this.afterWrite(rows);
     return this;
   }
 

@@ -164,8 +164,10 @@ export interface ChainStore {
  * 7: the governance index (witnesses and committee members by account and vote id; workers and
  * vesting balances, which no older store has), built from the genesis' witnesses and committee.
  * 8: the deposit feed's transfer index (transferFeed), built from the stored history.
+ * 9: the account history pages hold their operations newest first, joined by commas, so that a page
+ * is one copy per record (history-pages.ts); converted from the ascending records of 5 to 8.
  */
-export const SCHEMA_VERSION = '8';
+export const SCHEMA_VERSION = '9';
 
 /**
  * A key of the governance index: `['a', type, account, instance]` (the 1.type.instance object

@@ -17,7 +17,7 @@ import { marketKey } from './price.js';
 import { applyCustomOperation } from './account-storage.js';
 import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from './types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from './serializer.js';
-import { appendHistory, buildHistoryPages, type HistoryAppend } from './history-pages.js';
+import { appendHistory, buildHistoryPages, convertHistoryPages, type HistoryAppend } from './history-pages.js';
 import { buildTransferFeed, indexBlockTransfers } from './transfer-feed.js';
 import { recoverPublicKey, signCompact } from './keys.js';
 import {
@@ -249,11 +249,12 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * the chain refused proposals and HTLCs, so they start empty.
  * Schema 6 → 7: the governance index of the genesis' witnesses and committee members.
  * Schema 7 → 8: the deposit feed's transfer index (transfer-feed.ts), built from the stored history.
+ * Schema 8 → 9: the history pages rewritten newest first (from 5 on; before 5 they are built so).
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (!['1', '2', '3', '4', '5', '6', '7'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (!['1', '2', '3', '4', '5', '6', '7', '8'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
@@ -261,13 +262,15 @@ export function upgradeStore(store: ChainStore): boolean {
         store.operationIndex.putSync(key[2], [o.op[0], o.block_num, o.trx_in_block, parseFcTime(o.block_time)]);
       }
     }
-    // Schema 5: every account's history pages, from the per-operation history.
+    // Schema 5: every account's history pages, from the per-operation history; schema 9: laid out
+    // newest first (the pages of 5 to 8 are rewritten so).
     if (['1', '2', '3', '4'].includes(schema)) buildHistoryPages(store);
+    else convertHistoryPages(store);
     // Schema 7: the governance index of the genesis' witnesses and committee members (an older
     // store has no workers or vesting balances: no chain could create them).
     if (schema !== '7') indexGovernance(store);
     // Schema 8: the transfers of every stored block.
-    buildTransferFeed(store);
+    if (schema !== '8') buildTransferFeed(store);
     store.meta.putSync('schema', SCHEMA_VERSION);
   });
   return true;

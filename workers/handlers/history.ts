@@ -9,7 +9,7 @@ import { asArray, asObjectId, asString, asTime, asUint32, asUint64 } from '../..
 import { objectIdParts } from '../../src/chain/object-id.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
-import { historyDesc, seqAtOrBefore, type HistoryEntry } from '../../src/chain/history-pages.js';
+import { historyRuns, seqAtOrBefore } from '../../src/chain/history-pages.js';
 import type { HandlersFor } from './types.js';
 import { answerNothing } from './unkept-answers.js';
 
@@ -132,23 +132,22 @@ function lowerBound(lo: number, hi: number, pred: (i: number) => boolean): numbe
 
 /**
  * Writes the account's operations from sequence `fromSeq` down, newest first, that `keep` accepts,
- * while `more` holds for the entry, at most `limit`, each after a comma unless it is the array's
- * first. They are copied straight from the account's history pages (history-pages.ts): no
- * per-operation lookup, no parse. Returns how many were written.
+ * while their 1.11 instance is above `above`, at most `limit`, each after a comma unless it is the
+ * array's first. They are copied straight from the account's history pages (history-pages.ts): no
+ * per-operation lookup, no parse, and without a filter one copy per record the page spans. Returns
+ * how many were written.
  */
-function writePaged(ctx: WorkerContext, out: ReplyWriter, account: number, fromSeq: number, limit: number, more: (e: HistoryEntry) => boolean, keep?: (e: HistoryEntry) => boolean): number {
+function writePaged(ctx: WorkerContext, out: ReplyWriter, account: number, fromSeq: number, limit: number, above: number, keep?: (type: number) => boolean): number {
   let n = 0;
   if (limit <= 0) return n;
-  for (const e of historyDesc(ctx.store, account, fromSeq)) {
-    if (!more(e)) break;
+  for (const run of historyRuns(ctx.store, account, fromSeq, limit, above, keep)) {
     // A filter may turn down every row of a long history: those count for the look at the deadline too.
-    if (keep && !keep(e)) {
-      out.skipped();
-      continue;
-    }
+    if (run.skipped > 0) out.skipped(run.skipped);
+    if (run.count === 0) continue;
     if (n > 0) out.text(',');
-    out.rawRange(e.record, e.start, e.end);
-    if (++n >= limit) break;
+    // One copy for the run, its commas stored with it.
+    out.rawRange(run.record, run.start, run.end, run.count);
+    n += run.count;
   }
   return n;
 }
@@ -258,7 +257,7 @@ export const historyHandlers = {
     if (account === undefined) return void out.text('[]');
     // The account's operations with stop < id <= start, newest first.
     out.text('[');
-    const n = writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, start), limit, (e) => e.instance > stop);
+    const n = writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, start), limit, stop);
     // Core's special case: with stop at 0, operation 1.11.0 itself is included when it is the account's.
     if (stop === 0 && n < limit && ctx.store.accountHistory.doesExist([account, 0])) writeOpZero(ctx, out, n);
     out.text(']');
@@ -277,7 +276,7 @@ export const historyHandlers = {
     const newest = newestOpAtOrBefore(ctx, ostart ?? TIME_MAX_SECONDS);
     if (newest === undefined) return void out.text('[]');
     out.text('[');
-    writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, newest), limit, () => true);
+    writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, newest), limit, -1);
     out.text(']');
   },
 
@@ -292,7 +291,7 @@ export const historyHandlers = {
     const w = relativeWindow(ctx, nameOrId, BigInt(start), limit, BigInt((limit + start - 1) >>> 0));
     // total_count is the number fetched, before the type filter.
     out.text(`{"total_count":${w?.count ?? 0},"operation_history_objs":[`);
-    if (w) writePaged(ctx, out, w.account, w.top, w.count, () => true, types.size === 0 ? undefined : (e) => types.has(e.type));
+    if (w) writePaged(ctx, out, w.account, w.top, w.count, -1, types.size === 0 ? undefined : (type) => types.has(type));
     out.text(']}');
   },
 
@@ -309,10 +308,12 @@ export const historyHandlers = {
     // stats.most_recent_op == 2.9.0: no history at all, or only the very first history object.
     if (newest === undefined || (newest === 0 && firstHistoryOwner(ctx) === account)) return void out.text('[]');
     if (start === 0) start = newest;
+    // Stored types are uint32: a wanted type outside that range matches none (-1 matches none).
+    const wanted = operationType >= 0n && operationType <= 0xffffffffn ? Number(operationType) : -1;
     // Core walks the list from the newest while op > stop, keeping ops <= start of the type; the
     // walk never reaches operation 1.11.0 (0 > stop never holds), which only the check below can add.
     out.text('[');
-    const n = writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, start), limit, (e) => e.instance > stop, (e) => BigInt(e.type) === operationType);
+    const n = writePaged(ctx, out, account, seqAtOrBefore(ctx.store, account, start), limit, stop, (type) => type === wanted);
     if (stop === 0 && n < limit && firstHistoryOwner(ctx) === account && BigInt(opTypeOf(ctx, 0) ?? -1) === operationType) writeOpZero(ctx, out, n);
     out.text(']');
   },
@@ -324,7 +325,7 @@ export const historyHandlers = {
     const start = asUint64(startArg);
     const w = relativeWindow(ctx, nameOrId, stop, limit, start);
     out.text('[');
-    if (w) writePaged(ctx, out, w.account, w.top, w.count, () => true);
+    if (w) writePaged(ctx, out, w.account, w.top, w.count, -1);
     out.text(']');
   },
 
