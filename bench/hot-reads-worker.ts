@@ -33,7 +33,9 @@ const firstOpTime = parseFcTime(readJson<{ block_time: string }>([1, 11, 0])?.bl
 const randomTime = () => fcTime(firstOpTime + rand(Math.max(1, parseFcTime(dgp.time) - firstOpTime + 1)));
 
 /** `max`: fewer calls for the heavy ones (a whole block's operations per reply). */
-type Case = { name: string; set: string; method: string; params: () => unknown[]; max?: number };
+type Case = { name: string; set: string; method: string; params: () => unknown[]; max?: number; ctx?: WorkerContext };
+/** Without a read snapshot: what is kept per snapshot (order books, sellers' names) is read afresh for every call, as on the first call after a block. */
+const unkept: WorkerContext = { ...ctx, snapshot: undefined };
 const cases: Case[] = [
   { name: 'get_accounts (1 account by id)', set: 'database', method: 'get_accounts', params: () => [[`1.2.${rand(users)}`]] },
   { name: 'get_full_accounts (1 account)', set: 'database', method: 'get_full_accounts', params: () => [[`1.2.${7 + rand(Math.max(1, users - 7))}`], false] },
@@ -52,7 +54,8 @@ const cases: Case[] = [
   ...(store.assetSymbols.get('XUSD') === undefined
     ? []
     : [
-        { name: 'get_order_book BTS/XUSD depth 50', set: 'database', method: 'get_order_book', params: () => ['BTS', 'XUSD', 50] },
+        { name: 'get_order_book BTS/XUSD depth 50, built on a new snapshot', set: 'database', method: 'get_order_book', params: () => ['BTS', 'XUSD', 50], ctx: unkept },
+        { name: 'get_order_book BTS/XUSD depth 50, kept for the snapshot', set: 'database', method: 'get_order_book', params: () => ['BTS', 'XUSD', 50] },
         { name: 'get_ticker BTS/XUSD', set: 'database', method: 'get_ticker', params: () => ['BTS', 'XUSD'] },
       ]),
 ];
@@ -70,7 +73,7 @@ for (const c of cases) {
     const out = new ReplyWriter();
     const t0 = process.hrtime.bigint();
     out.text('{"id":1,"result":');
-    await handler(ctx, params, out);
+    await handler(c.ctx ?? ctx, params, out);
     out.text('}');
     out.finish();
     const ns = Number(process.hrtime.bigint() - t0);
