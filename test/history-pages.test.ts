@@ -4,7 +4,7 @@
 import test from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { httpPost } from './helpers/clients.js';
-import { PAGE_SIZE, entryBytes, historyDesc, historyRuns, seqAtOrBefore } from '../src/chain/history-pages.js';
+import { PAGE_SIZE, historyRuns, seqAtOrBefore } from '../src/chain/history-pages.js';
 import type { ChainStore } from '../src/chain/store.js';
 import { uintField } from '../workers/handlers/history.js';
 
@@ -29,19 +29,26 @@ function busyChain(t: Parameters<typeof makeChain>[0]) {
   return chain;
 }
 
-test('reading pages back from any sequence gives the per-operation history, newest first, bytes and all', (t) => {
+test('each operation the pages hold is the per-operation history\'s: its bytes, its instance and its type, at every sequence', (t) => {
   const chain = busyChain(t);
-  const total = reference(chain.store, NATHAN, Number.MAX_SAFE_INTEGER).length;
-  t.true(total > 2 * PAGE_SIZE, `${total} operations span three records`);
-  for (const from of [total, total - 1, 2 * PAGE_SIZE + 1, 2 * PAGE_SIZE, PAGE_SIZE + 1, PAGE_SIZE, 1, 37]) {
-    // Each entry's bytes are copied before the next is read, as the contract says.
-    const got: { seq: number; instance: number; json: string }[] = [];
-    for (const e of historyDesc(chain.store, NATHAN, from)) got.push({ seq: e.seq, instance: e.instance, json: entryBytes(e).toString('utf8') });
-    t.deepEqual(got, reference(chain.store, NATHAN, from), `from ${from}`);
+  const all = reference(chain.store, NATHAN, Number.MAX_SAFE_INTEGER);
+  t.true(all.length > 2 * PAGE_SIZE, `${all.length} operations span three records`);
+  /** The runs of a walk, each run's bytes copied before the next is read, as the contract says. */
+  const read = (...args: Parameters<typeof historyRuns>) => {
+    const out: { json: string; count: number }[] = [];
+    for (const r of historyRuns(...args)) out.push({ json: r.record.toString('utf8', r.start, r.end), count: r.count });
+    return out;
+  };
+  for (const e of all) {
+    // One operation from its own sequence: its stored bytes.
+    t.deepEqual(read(chain.store, NATHAN, e.seq, 1), [{ json: e.json, count: 1 }], `seq ${e.seq}`);
+    // Its stored instance: it is above the one below it, and not above itself.
+    t.is(read(chain.store, NATHAN, e.seq, 1, e.instance - 1).length, 1, `seq ${e.seq}: instance`);
+    t.deepEqual(read(chain.store, NATHAN, e.seq, 1, e.instance), [], `seq ${e.seq}: instance`);
+    // Its stored type: every operation here is a transfer (0).
+    t.deepEqual(read(chain.store, NATHAN, e.seq, 1, -1, (type) => type === 0), [{ json: e.json, count: 1 }], `seq ${e.seq}: type`);
   }
-  const types = [...historyDesc(chain.store, NATHAN, total)].map((e) => e.type);
-  t.deepEqual([...new Set(types)], [0]);
-  t.deepEqual([...historyDesc(chain.store, 12345, 10)], [], 'an account without history');
+  t.deepEqual(read(chain.store, 12345, 10, 100), [], 'an account without history');
 });
 
 test('a page read as runs of whole records is the per-operation history joined by commas, within its limit and instance bound', (t) => {

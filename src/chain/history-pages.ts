@@ -24,27 +24,6 @@ export const PAGE_SIZE = 128;
 const ENTRY_BYTES = 16;
 const COMMA = 0x2c;
 
-/** One operation of an account's history, as a record holds it. */
-export interface HistoryEntry {
-  /** the operation's position in the account's history (1 = its first) */
-  readonly seq: number;
-  /** 1.11.x instance */
-  readonly instance: number;
-  /** op.which() */
-  readonly type: number;
-  /**
-   * the record and where the served JSON of the 1.11.x object lies in it. The record is LMDB's
-   * shared read buffer (getBinaryFast): valid until the next read of the store, so copy the bytes
-   * before reading anything else.
-   */
-  readonly record: Buffer;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** The served JSON of an entry, copied out of its record. */
-export const entryBytes = (e: HistoryEntry): Buffer => Buffer.from(e.record.subarray(e.start, e.end));
-
 interface Entry {
   instance: number;
   type: number;
@@ -171,30 +150,13 @@ export function appendHistory(store: ChainStore, appends: readonly HistoryAppend
   for (const r of byRecord.values()) store.accountPages.putSync([r.account, r.no], encode(r.entries));
 }
 
-/**
- * The account's history from sequence `fromSeq` down to 1, newest first, one entry at a time (for
- * callers that filter entries). Entries point into their record, read without a copy (see
- * HistoryEntry.record), and without cutting views out of it (a Buffer view costs as much as copying
- * the bytes it shows). The consumer must copy an entry's bytes before it reads the store or asks for
- * the next entry.
- */
-export function* historyDesc(store: ChainStore, account: number, fromSeq: number): Generator<HistoryEntry> {
-  let seq = fromSeq;
-  while (seq >= 1) {
-    const no = recordNo(seq);
-    const bytes = store.accountPages.getBinaryFast([account, no]);
-    if (!bytes) return;
-    const r = new RecordView(bytes);
-    for (let k = seq - 1 - no * PAGE_SIZE; k >= 0; k--, seq--) {
-      if (k >= r.count) return;
-      yield { seq, instance: r.instance(k), type: r.type(k), record: bytes, start: r.start(k), end: r.stop(k) };
-    }
-  }
-}
-
 /** Consecutive entries of one record, newest first: their JSON, commas between, is `record` from `start` to `end`. */
 export interface HistoryRun {
-  /** LMDB's shared read buffer, as HistoryEntry.record: copy before the next read */
+  /**
+   * the record, read without a copy (getBinaryFast: LMDB's shared read buffer, valid until the next
+   * read of the store) and without cutting a view out of it (a Buffer view costs as much as copying
+   * the bytes it shows): copy `start` to `end` before asking for the next run
+   */
   readonly record: Buffer;
   readonly start: number;
   readonly end: number;

@@ -139,7 +139,6 @@ function lowerBound(lo: number, hi: number, pred: (i: number) => boolean): numbe
  */
 function writePaged(ctx: WorkerContext, out: ReplyWriter, account: number, fromSeq: number, limit: number, above: number, keep?: (type: number) => boolean): number {
   let n = 0;
-  if (limit <= 0) return n;
   for (const run of historyRuns(ctx.store, account, fromSeq, limit, above, keep)) {
     // A filter may turn down every row of a long history: those count for the look at the deadline too.
     if (run.skipped > 0) out.skipped(run.skipped);
