@@ -3,7 +3,7 @@
 // connection's waiting calls never run.
 import test from 'ava';
 import { MAX_CALLS_PER_TASK, type CallPool } from '../src/pool/pool.js';
-import { HEAVY_CALLS_PER_TASK, QUANTUM, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
+import { HEAVY_CALLS_PER_TASK, QUANTUM, SPREAD_FROM_CALLS, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { costOf, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/pipeline/cost.js';
 import { route } from '../src/dispatch/route.js';
@@ -67,6 +67,30 @@ test('while light calls are about, heavy calls leave one worker to them, and a l
   heavyTasks[0]!.finish();
   await settle();
   t.true(tasks[tasks.length - 1]!.calls.every((c) => c.method.startsWith('h')), 'the next heavy task follows when the first is back');
+});
+
+test('an idle pool gets a few light calls in one task, not one wake per worker; many are spread over the idle workers', async (t) => {
+  const few = heldPool(2);
+  const s = fairScheduler(few.pool, { maxQueued: 10_000 });
+  const n = SPREAD_FROM_CALLS - 1;
+  for (let i = 0; i < n; i++) void s.submit({ isClosed: false, isPaused: false }, 'light', task(`a${i}`));
+  await settle();
+  t.is(few.tasks.length, 1, 'one task: the second worker is not woken for a few light calls');
+  t.is(few.tasks[0]!.calls.length, n);
+  // With one worker busy, what arrives goes to the idle one at once, not behind the running task.
+  void s.submit({ isClosed: false, isPaused: false }, 'light', task('b0'));
+  await settle();
+  t.is(few.tasks.length, 2);
+  t.deepEqual(few.tasks[1]!.calls.map((c) => c.method), ['b0']);
+  const many = heldPool(2);
+  const m = fairScheduler(many.pool, { maxQueued: 10_000 });
+  for (let i = 0; i < SPREAD_FROM_CALLS; i++) void m.submit({ isClosed: false, isPaused: false }, 'light', task(`c${i}`));
+  await settle();
+  t.deepEqual(
+    many.tasks.map((x) => x.calls.length),
+    [SPREAD_FROM_CALLS / 2, SPREAD_FROM_CALLS / 2],
+    'enough light calls to keep two workers busy are spread over both',
+  );
 });
 
 test('the node-wide bound counts queued and running calls and answers -32010 at once', async (t) => {
