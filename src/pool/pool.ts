@@ -12,6 +12,7 @@ import { createReplySlab } from '../protocol/reply-slab.js';
 import { SlabLeases } from './slab-leases.js';
 import { createTaskSlab } from '../protocol/task-slab.js';
 import { TaskSlots } from './task-slots.js';
+import { keepDescriptionsOf } from './worker-descriptions.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 
 /**
@@ -129,6 +130,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     // clock reads and two histogram records per task for figures nothing reads.
     recordTiming: false,
   });
+  keepDescriptionsOf(piscina, () => log.warn('piscina is not the version whose worker descriptions the pool keeps; it builds them per task'));
   // Threads that said they are up (their store open), by threadId. piscina drops a thread that
   // fails from its list (and a thread that has ended has threadId -1), so only live ones count.
   const up = new Set<number>();
