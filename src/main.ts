@@ -575,6 +575,9 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
   };
 }
 
+/** ms a stopping serving process waits for its last log lines to reach the writer before it exits. */
+const LOG_FLUSH_MS = 2000;
+
 /**
  * A serving process of --processes N > 1 (src/serving-process.ts runs this): it takes its options
  * from the writer process' first message, opens the store read-only and serves a front end whose
@@ -608,6 +611,7 @@ async function serveForWriter(init: Extract<ToServing, { t: 'init' }>, link: Wri
         code = 1;
       }
       log.info('serving process stopped');
+      await link.logsFlushed(LOG_FLUSH_MS);
       process.exit(code);
     })();
   };

@@ -14,7 +14,8 @@ import type { MetricsJson, ToServing, ToWriter, WriterOp, WriterState } from './
 
 /** The IPC channel of a forked process (node's `process`), as far as this module uses it. */
 export interface Channel {
-  send(message: ToWriter): unknown;
+  /** `sent` is called once the message is written to the channel (or could not be) */
+  send(message: ToWriter, sent?: (err: Error | null) => void): unknown;
   on(event: 'message', listener: (message: ToServing) => void): unknown;
   on(event: 'disconnect', listener: () => void): unknown;
   readonly connected: boolean;
@@ -101,14 +102,40 @@ export class WriterLink implements ChainWriter {
     });
   }
 
+  /** Log lines given to the channel and not yet written to it, and who waits for them. */
+  private logsUnwritten = 0;
+  private logsWaiting: (() => void)[] = [];
+  private readonly logWritten = (): void => {
+    if (--this.logsUnwritten === 0) for (const resolve of this.logsWaiting.splice(0)) resolve();
+  };
+
   /** A destination for this process' logger: its lines go to the writer's log. */
   readonly logDestination = {
     write: (line: string): void => {
-      if (this.channel.connected) this.channel.send({ t: 'log', line });
+      if (this.channel.connected) {
+        this.logsUnwritten++;
+        this.channel.send({ t: 'log', line }, this.logWritten);
+      }
       // The writer is gone: say it where someone may still read it.
       else process.stderr.write(line);
     },
   };
+
+  /**
+   * Resolves once every log line given so far has been written to the channel, or after `ms`.
+   * process.exit drops what the channel has not written yet: a process that says why it stops and
+   * then exits at once would lose the line under load.
+   */
+  logsFlushed(ms: number): Promise<void> {
+    if (this.logsUnwritten === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.logsWaiting.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 
   /** Tells the writer this process listens (or could not start). */
   tell(message: Extract<ToWriter, { t: 'listening' | 'start-failed' }>): void {
