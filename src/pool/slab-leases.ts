@@ -53,9 +53,26 @@ export class SlabLeases {
     const body = new LeasedBytes(this.init.bytes as unknown as ArrayBuffer, offset, slabLength(ref));
     const lease: Lease = { slot, done: false, end: this.end };
     body.lease = lease;
-    this.net.register(body, lease, lease);
+    // Registered only if still held when this turn of the event loop is over (registerHeld).
+    this.fresh.push(body);
+    if (this.fresh.length === 1) setImmediate(this.registerHeld);
     return body;
   }
+
+  /**
+   * Replies handed out in this turn of the event loop, not yet on the safety net. Most are written
+   * within the turn they arrive in and never need it: each registration makes a record (a WeakCell)
+   * in the old generation, one per reply, whose growth set the pace of the front end's full
+   * collections (README "The front end's collector pauses"). Held here until the turn's end, they
+   * cannot be collected unregistered.
+   */
+  private fresh: LeasedBytes[] = [];
+  /** Puts on the safety net the replies of the last turn that are still not written. */
+  private readonly registerHeld = (): void => {
+    const held = this.fresh;
+    this.fresh = [];
+    for (const body of held) if (!body.lease.done) this.net.register(body, body.lease, body.lease);
+  };
 
   /**
    * Frees the slots held by worker threads that are gone (`live`: the threadIds of the pool's
