@@ -3,7 +3,7 @@
 // getters costs the front end's collector far more than its size.
 import test from 'ava';
 import { Piscina } from 'piscina';
-import { keepWorkerDescriptions } from '../src/pool/worker-descriptions.js';
+import { describedWorker, keepWorkerDescriptions } from '../src/pool/worker-descriptions.js';
 import { buildConfig } from '../src/config.js';
 import { openPool } from '../src/pool/pool.js';
 import { captureLogs } from './helpers/logs.js';
@@ -13,9 +13,9 @@ type Described = { readonly currentUsage: number; readonly id: number };
 
 /** The WorkerInfo a description names, whose `interface` getter piscina calls per task. */
 function workerInfoOf(description: object): { readonly interface: Described } {
-  const key = Object.getOwnPropertySymbols(description).find((s) => s.description === 'Piscina.kWorkerData');
-  if (key === undefined) throw new Error('piscina changed: its worker description names no WorkerInfo');
-  return (description as Record<symbol, { readonly interface: Described }>)[key]!;
+  const info = describedWorker(description);
+  if (info === undefined) throw new Error('piscina changed: its worker description names no WorkerInfo');
+  return info as { readonly interface: Described };
 }
 
 test.serial('each worker keeps one description, which still reads the worker live; piscina built one per look before', async (t) => {

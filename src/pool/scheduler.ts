@@ -303,9 +303,9 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const fill = () => {
     scheduled = false;
     while (tasks < maxTasks && ring.light.size > 0) {
-      // Spread what waits over the idle workers, so that each gets some; once every worker has a
-      // task, what waits goes in one task that is ready when a worker is: the thread hop is paid
-      // once for all of it.
+      // A few calls on an idle pool go to one worker (SPREAD_FROM_CALLS); more are spread over the
+      // idle workers, so that each gets some; once every worker has a task, what waits goes in one
+      // task that is ready when a worker is: the thread hop is paid once for all of it.
       const size =
         tasks === 0 && queuedIn.light < SPREAD_FROM_CALLS
           ? queuedIn.light

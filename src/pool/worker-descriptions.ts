@@ -17,15 +17,21 @@ const WORKER_DATA = 'Piscina.kWorkerData';
 /** Marks a getter as ours, so that several pools in one process patch the prototype once. */
 const KEEPS = Symbol('graphene-rpc keeps worker descriptions');
 
+/** The WorkerInfo a worker description names, or undefined when it names none (another piscina). */
+export function describedWorker(description: object): object | undefined {
+  const key = Object.getOwnPropertySymbols(description).find((s) => s.description === WORKER_DATA);
+  const info = key === undefined ? undefined : (description as Record<symbol, unknown>)[key];
+  return info !== null && typeof info === 'object' ? info : undefined;
+}
+
 /**
  * From a worker description piscina gives out ('workerCreate'), makes every WorkerInfo keep its
  * description. Returns false when the description is not of the shape this was written for (another
  * piscina version): the pool works as before, only without the saving.
  */
 export function keepWorkerDescriptions(description: object): boolean {
-  const key = Object.getOwnPropertySymbols(description).find((s) => s.description === WORKER_DATA);
-  const info = key === undefined ? undefined : (description as Record<symbol, unknown>)[key];
-  if (info === null || typeof info !== 'object') return false;
+  const info = describedWorker(description);
+  if (info === undefined) return false;
   const proto = Object.getPrototypeOf(info) as object | null;
   const own = proto && Object.getOwnPropertyDescriptor(proto, 'interface');
   const build = own?.get;
