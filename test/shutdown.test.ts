@@ -64,11 +64,6 @@ async function stop(node: ChildNode): Promise<void> {
   await exited;
 }
 
-const exitOf = (node: ChildNode) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (node.child.exitCode !== null || node.child.signalCode !== null) resolve({ code: node.child.exitCode, signal: node.child.signalCode });
-    else node.child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
 
 /** Makes the throttle hold the next login from this address for HELD_MS: FAILURES failed logins first. */
 async function throttle(node: ChildNode): Promise<void> {
@@ -139,7 +134,7 @@ test('SIGTERM: /ready is 503 at once while calls drain, a second signal exits at
   t.true(written >= Math.max(...blocks()));
 
   node.child.kill('SIGTERM');
-  const exit = await exitOf(node);
+  const exit = await node.ended;
   t.deepEqual(exit, { code: 1, signal: null });
   t.true(node.lines.some((l) => l.msg === 'second signal: stopping at once'));
 
@@ -190,7 +185,7 @@ test('SIGTERM: calls past --shutdown-drain-ms get -32016 before the close, on We
   const reply = await http;
   t.is(reply.status, 503);
   t.deepEqual(JSON.parse(reply.text), { id: 3, error: pastBound });
-  t.deepEqual(await exitOf(node), { code: 0, signal: null });
+  t.deepEqual(await node.ended, { code: 0, signal: null });
   const warned = node.lines.find((l) => l.msg === 'calls still in flight after --shutdown-drain-ms were answered with -32016 (server shutting down)');
   t.is(warned?.unanswered, 3, 'the two WebSocket calls and the HTTP request; the broadcast was answered before');
 

@@ -292,7 +292,9 @@ export async function startServingProcesses(opts: ServingProcessesOptions): Prom
         } else if (m.t === 'start-failed') reject(new Error(`serving process ${slot.index}: ${m.message}`));
         else receive(slot, m);
       });
-      child.once('exit', (code, signal) => {
+      // 'close' (the channel read to its end), not 'exit': a stopping process' last log lines may
+      // still be in the channel when its exit is seen, and the writer may exit once all have ended.
+      child.once('close', (code, signal) => {
         reject(new Error(`serving process ${slot.index} ended before it listened (${signal ?? `exit code ${code}`})`));
         ended(slot, child, code, signal);
       });

@@ -21,6 +21,11 @@ export interface ChildNode {
   stderr(): string;
   /** The first log line (past or future) for which `match` holds; an error after `ms` or if the process exits. */
   line(match: (l: LogLine) => boolean, what: string, ms?: number): Promise<LogLine>;
+  /**
+   * How the process ended, once its stdout and stderr are read to the end. 'exit' alone can come
+   * before the last lines it wrote are read: a test that looks at `lines` then may miss them.
+   */
+  readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -45,10 +50,14 @@ export async function serveChild(args: string[], how: { node?: string; cli?: str
     for (const p of parts) if (p.trim()) lines.push(p.startsWith('{') ? (JSON.parse(p) as LogLine) : { text: p });
     for (const w of waiters) w();
   });
-  child.once('exit', () => {
-    exited = true;
-    for (const w of waiters) w();
-  });
+  // 'close', not 'exit': by then every line it wrote has been read.
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => {
+      exited = true;
+      for (const w of waiters) w();
+      resolve({ code, signal });
+    }),
+  );
   const line = (match: (l: LogLine) => boolean, what: string, ms = 15_000): Promise<LogLine> =>
     new Promise((resolve, reject) => {
       const check = () => {
@@ -71,7 +80,7 @@ export async function serveChild(args: string[], how: { node?: string; cli?: str
     // starting at once that takes far longer than a call; the bound only keeps a hang from lasting.
     const serving = await line((l) => l.msg === 'serving JSON-RPC over HTTP and WebSocket', 'serving', 150_000);
     const port = serving.port as number;
-    return { child, port, httpUrl: `http://127.0.0.1:${port}/rpc`, lines, line, stderr: () => stderr };
+    return { child, port, httpUrl: `http://127.0.0.1:${port}/rpc`, lines, line, ended, stderr: () => stderr };
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}; stderr: ${stderr}`);
