@@ -395,7 +395,8 @@ function logLines(child: ChildProcess) {
     for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as Record<string, unknown>);
     for (const w of waiters) w();
   });
-  child.once('exit', () => {
+  // 'close', not 'exit': by then every line the child wrote has been read.
+  child.once('close', () => {
     exited = true;
     for (const w of waiters) w();
   });
