@@ -332,15 +332,15 @@ function underAttack(a: AdversarialReport): string[] {
     '|---|---|---|---|',
     ...a.calls.map((c) => `| ${c.label} | ${c.medianMs} | ${c.replyBytes} | ${c.error === undefined ? 'yes' : `no: ${c.error}`} |`),
     '',
-    '| scenario | attack | prober p50 ms (idle) | prober p99 ms (idle) | × idle p99 | prober thread\'s max lag ms (idle) | node RSS max MiB | node CPU % | result | attackers got |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | attack | prober calls (idle) | prober p50 ms (idle) | prober p99 ms (idle) | × idle p99 | prober thread\'s max lag ms (idle) | node RSS max MiB | node CPU % | result | attackers got |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const x of a.runs) {
     lines.push(
-      `| ${x.scenario} | ${x.attack} | ${x.prober.p50} (${a.idle.p50}) | ${x.prober.p99} (${a.idle.p99}) | ${x.ratioToIdle}× | ${x.prober.clientLoopDelayMaxMs} (${a.idle.clientLoopDelayMaxMs}) | ${x.nodeRssMaxMiB} | ${x.nodeCpuPercent} | ${x.pass ? 'pass' : `**fail**: ${x.failures.join('; ')}`} | ${attackersLine(x.attackers)} |`,
+      `| ${x.scenario} | ${x.attack} | ${x.prober.count} (${a.idle.count}) | ${x.prober.p50} (${a.idle.p50}) | ${x.prober.p99} (${a.idle.p99}) | ${x.ratioToIdle}× | ${x.prober.clientLoopDelayMaxMs} (${a.idle.clientLoopDelayMaxMs}) | ${x.nodeRssMaxMiB} | ${x.nodeCpuPercent} | ${x.pass ? 'pass' : `**fail**: ${x.failures.join('; ')}`} | ${attackersLine(x.attackers)} |`,
     );
   }
-  lines.push('', 'The prober thread\'s max lag is its own event-loop delay while measuring: when it is close to the prober\'s p99, the bench process was starved of CPU (2 cores shared by node, attackers and prober) and the figure is not the node\'s alone. "Unanswered" are calls still in flight when the attackers stopped (non-readers: not received even after reading for up to 3 s). Attackers\' refusals are counted by JSON-RPC error code (-32009 busy on the connection, -32010 busy on the node, -32012 over the time budget, -32013 rate limit); "closed by node" by WebSocket close code (1013: try again later) or socket error.', '');
+  lines.push('', 'A p99 rests on the prober\'s calls counted in its column: of 100 calls it is the second slowest, so a single late reply moves it. The prober thread\'s max lag is its own event-loop delay while measuring: when it is close to the prober\'s p99, the bench process was starved of CPU (2 cores shared by node, attackers and prober) and the figure is not the node\'s alone. "Unanswered" are calls still in flight when the attackers stopped (non-readers: not received even after reading for up to 3 s). Attackers\' refusals are counted by JSON-RPC error code (-32009 busy on the connection, -32010 busy on the node, -32012 over the time budget, -32013 rate limit); "closed by node" by WebSocket close code (1013: try again later) or socket error.', '');
   return lines;
 }
 

@@ -181,6 +181,10 @@ test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober'
   }
   t.true(adv.calls.some((c) => c.label === adv.expensive), 'the attacks use a measured call');
   t.regex(md, /## Under attack\n[^]*\| adv-nonreaders \|/);
+  // Each p99 beside the number of prober calls it rests on, under the attack and idle.
+  const row = md.split('\n').find((l) => l.startsWith('| adv-nonreaders |'))!;
+  const last = adv.runs.at(-1)!;
+  t.is(row.split(' | ')[2], `${last.prober.count} (${adv.idle.count})`);
 });
 
 test('graphene-rpc bench --tiny runs the conventional stack in cluster mode, checks the scaling model with taskset, and measures reads over pending transactions', async (t) => {
