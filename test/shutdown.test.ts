@@ -64,7 +64,6 @@ async function stop(node: ChildNode): Promise<void> {
   await exited;
 }
 
-
 /** Makes the throttle hold the next login from this address for HELD_MS: FAILURES failed logins first. */
 async function throttle(node: ChildNode): Promise<void> {
   const fail = () => httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: [1, 'login', ['u', 'wrong']] }));
