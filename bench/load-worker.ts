@@ -4,9 +4,9 @@
 // intended send time, so a slow server cannot hide its queueing), and records latencies in HDR
 // histograms. Replies are matched in order per connection, which every system under test keeps.
 import { parentPort, workerData } from 'node:worker_threads';
-import http from 'node:http';
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
 import hdr from 'hdr-histogram-js';
 import type { Socket } from 'node:net';
 import { isErrorReply, isNotice } from './replies.js';
@@ -86,90 +86,252 @@ interface Conn {
   close(): void;
 }
 
-function httpConn(agent: http.Agent, onReply: () => void): Conn {
+/**
+ * An HTTP/1.1 keep-alive connection written by hand on a TCP socket, as wrk drives one: each
+ * request's bytes are made once per body and reused, and a reply is read by its status line and
+ * Content-Length alone, in place. node:http's client spent about 70 µs a call on headers, agents and
+ * streams (README "Benchmarks"), more than the servers it measured; the generator's own cost is what
+ * a throughput figure must not hide. Requests beyond one in flight are pipelined (replies come in
+ * order). A reply the parser cannot read (chunked, malformed) fails the run rather than miscount it.
+ */
+async function httpConn(onReply: () => void): Promise<Conn> {
   const u = new URL(spec.url);
-  let pending = 0;
+  const socket = net.connect({ host: u.hostname, port: Number(u.port) });
+  socket.setNoDelay(true);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const requests = new Map<string, Buffer>();
+  const requestBytes = (body: string): Buffer => {
+    let b = requests.get(body);
+    if (!b) {
+      b = Buffer.from(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      requests.set(body, b);
+    }
+    return b;
+  };
+  const queue: { kind: RequestKind; startedAt: number }[] = [];
+  let buf: Buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+    for (;;) {
+      const headEnd = buf.indexOf(HEAD_END);
+      if (headEnd < 0) return;
+      const head = buf.toString('latin1', 0, headEnd);
+      const length = CONTENT_LENGTH.exec(head);
+      if (!length) throw new Error(`the load generator reads replies with a Content-Length only; got: ${head.slice(0, 200)}`);
+      const bodyStart = headEnd + HEAD_END.length;
+      const bodyEnd = bodyStart + Number(length[1]);
+      if (buf.length < bodyEnd) return;
+      const status = head.slice(9, 12);
+      const p = queue.shift();
+      if (p) {
+        record(p.kind, p.startedAt, status !== '200' || isErrorReply(buf.subarray(bodyStart, bodyEnd)));
+        onReply();
+      }
+      buf = buf.subarray(bodyEnd);
+    }
+  });
+  const lost = () => {
+    // Whatever was in flight is lost: counted as failed, never as throughput.
+    for (const _ of queue.splice(0)) {
+      completed++;
+      errors++;
+    }
+  };
+  socket.on('error', lost);
+  socket.on('close', lost);
   return {
     send(body, kind, startedAt) {
-      pending++;
-      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          pending--;
-          record(kind, startedAt, res.statusCode !== 200 || isErrorReply(text));
-          onReply();
-        });
-      });
-      req.on('error', () => {
-        pending--;
-        errors++;
-        completed++;
-        onReply();
-      });
-      req.end(body);
+      if (socket.destroyed) {
+        sent--;
+        return;
+      }
+      queue.push({ kind, startedAt });
+      corkFor(socket);
+      socket.write(requestBytes(body));
     },
     get pending() {
-      return pending;
+      return socket.destroyed ? 0 : queue.length;
     },
-    close() {},
+    close: () => socket.destroy(),
   };
 }
 
+const HEAD_END = Buffer.from('\r\n\r\n');
+const CONTENT_LENGTH = /\r\ncontent-length: *(\d+)/i;
+
+/** The requests written in one turn of the event loop leave in one write, as a pipelining client's would. */
+const corked = new Set<Socket>();
+const uncorkAll = () => {
+  for (const s of corked) s.uncork();
+  corked.clear();
+};
+function corkFor(socket: Socket): void {
+  if (corked.has(socket)) return;
+  if (corked.size === 0) process.nextTick(uncorkAll);
+  corked.add(socket);
+  socket.cork();
+}
+
+/**
+ * A WebSocket client written by hand on a TCP socket: the upgrade, then text frames made once per
+ * body (masked with a zero key, which leaves the payload as it is: RFC 6455 asks a client to mask,
+ * not for a secret key) and the server's frames read in place. The ws package cost the generator
+ * about 12 µs a small call, as much as the node's front end; this costs a fraction of that.
+ */
 async function wsConn(onReply: () => void): Promise<Conn> {
-  const ws = new WebSocket(spec.url, { perMessageDeflate: false });
-  let socket: Socket | undefined;
-  ws.once('upgrade', (res) => (socket = res.socket as Socket));
+  const u = new URL(spec.url);
+  const socket = net.connect({ host: u.hostname, port: Number(u.port) });
+  socket.setNoDelay(true);
   await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
+    socket.once('connect', resolve);
+    socket.once('error', reject);
   });
-  // Setup messages are answered before the measured ones (replies come in order).
+  const key = randomBytes(16).toString('base64');
+  socket.write(`GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  let buf: Buffer = Buffer.alloc(0);
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const end = buf.indexOf(HEAD_END);
+      if (end < 0) return;
+      socket.off('data', onData);
+      const head = buf.toString('latin1', 0, end);
+      buf = buf.subarray(end + HEAD_END.length);
+      if (!/^HTTP\/1\.1 101/.test(head)) reject(new Error(`WebSocket upgrade refused: ${head.split('\r\n')[0]}`));
+      else resolve();
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+  });
+  const frames = new Map<string, Buffer>();
+  const frameBytes = (body: string): Buffer => {
+    let f = frames.get(body);
+    if (!f) {
+      f = clientFrame(Buffer.from(body));
+      frames.set(body, f);
+    }
+    return f;
+  };
+  const queue: { kind: RequestKind; startedAt: number }[] = [];
   let setupLeft = spec.setup?.length ?? 0;
-  const setupDone = new Promise<void>((resolve) => {
+  let setupDone: () => void = () => {};
+  const setup = new Promise<void>((resolve) => {
+    setupDone = resolve;
     if (setupLeft === 0) resolve();
-    ws.on('message', (data: Buffer) => {
-      if (isNotice(data)) return;
-      if (setupLeft > 0) {
-        if (--setupLeft === 0) resolve();
+  });
+  const onMessage = (data: Buffer) => {
+    if (isNotice(data)) return;
+    if (setupLeft > 0) {
+      if (--setupLeft === 0) setupDone();
+      return;
+    }
+    const p = queue.shift();
+    if (!p) return;
+    record(p.kind, p.startedAt, isErrorReply(data));
+    onReply();
+  };
+  let fragments: Buffer[] = [];
+  const onData = (chunk: Buffer) => {
+    buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+    for (;;) {
+      if (buf.length < 2) return;
+      const b0 = buf[0]!;
+      const b1 = buf[1]!;
+      let len = b1 & 0x7f;
+      let at = 2;
+      if (len === 126) {
+        if (buf.length < 4) return;
+        len = buf.readUInt16BE(2);
+        at = 4;
+      } else if (len === 127) {
+        if (buf.length < 10) return;
+        len = Number(buf.readBigUInt64BE(2));
+        at = 10;
+      }
+      const masked = (b1 & 0x80) !== 0;
+      const maskAt = at;
+      if (masked) at += 4;
+      if (buf.length < at + len) return;
+      const payload = buf.subarray(at, at + len);
+      if (masked) for (let i = 0; i < len; i++) payload[i] = payload[i]! ^ buf[maskAt + (i & 3)]!;
+      buf = buf.subarray(at + len);
+      const opcode = b0 & 0x0f;
+      const fin = (b0 & 0x80) !== 0;
+      if (opcode === 0x8) {
+        socket.end();
         return;
       }
-      const p = queue.shift();
-      if (!p) return;
-      record(p.kind, p.startedAt, isErrorReply(data));
-      onReply();
-    });
-  });
-  const queue: { kind: RequestKind; startedAt: number }[] = [];
-  for (const m of spec.setup ?? []) ws.send(m);
-  await setupDone;
-  // The requests sent in one turn of the event loop (one per reply that a read brought) leave in one
-  // write, as a pipelining client's would: one writev per request was a quarter of this thread's time.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    socket!.uncork();
+      if (opcode === 0x9) {
+        socket.write(clientFrame(Buffer.from(payload), 0x8a));
+        continue;
+      }
+      if (opcode === 0xa) continue;
+      if (!fin) {
+        fragments.push(Buffer.from(payload));
+        continue;
+      }
+      if (opcode === 0x0 && fragments.length > 0) {
+        fragments.push(payload);
+        const whole = Buffer.concat(fragments);
+        fragments = [];
+        onMessage(whole);
+      } else onMessage(payload);
+    }
   };
+  socket.on('data', onData);
+  if (buf.length > 0) onData(Buffer.alloc(0));
+  const lost = () => {
+    for (const _ of queue.splice(0)) {
+      completed++;
+      errors++;
+    }
+  };
+  socket.on('error', lost);
+  socket.on('close', lost);
+  for (const m of spec.setup ?? []) socket.write(clientFrame(Buffer.from(m)));
+  await setup;
   return {
     send(body, kind, startedAt) {
-      queue.push({ kind, startedAt });
-      if (socket && !corked) {
-        corked = true;
-        socket.cork();
-        process.nextTick(uncork);
+      if (socket.destroyed) {
+        sent--;
+        return;
       }
-      ws.send(body);
+      queue.push({ kind, startedAt });
+      corkFor(socket);
+      socket.write(frameBytes(body));
     },
     get pending() {
-      return queue.length;
+      return socket.destroyed ? 0 : queue.length;
     },
-    close: () => ws.close(),
+    close: () => {
+      if (!socket.destroyed) socket.end(clientFrame(Buffer.alloc(0), 0x88));
+    },
   };
+}
+
+/** A client's frame: FIN, the opcode (text by default), masked with a zero key. */
+function clientFrame(payload: Buffer, first = 0x81): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n < 65536 ? 4 : 10;
+  const f = Buffer.alloc(head + 4 + n);
+  f[0] = first;
+  if (n < 126) f[1] = 0x80 | n;
+  else if (n < 65536) {
+    f[1] = 0x80 | 126;
+    f.writeUInt16BE(n, 2);
+  } else {
+    f[1] = 0x80 | 127;
+    f.writeBigUInt64BE(BigInt(n), 2);
+  }
+  // bytes head … head + 3: the mask key, zero
+  payload.copy(f, head + 4);
+  return f;
 }
 
 async function main(): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
   const conns: Conn[] = [];
   const pump = (c: Conn) => {
     if (spec.rate > 0) return;
@@ -182,7 +344,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < spec.connections; i++) {
     const box: { c?: Conn } = {};
     const onReply = () => box.c && pump(box.c);
-    box.c = spec.transport === 'http' ? httpConn(agent, onReply) : await wsConn(onReply);
+    box.c = spec.transport === 'http' ? await httpConn(onReply) : await wsConn(onReply);
     conns.push(box.c);
   }
   const elu0 = performance.eventLoopUtilization();
@@ -216,7 +378,6 @@ async function main(): Promise<void> {
   const drainUntil = performance.now() + 2000;
   while (conns.some((c) => c.pending > 0) && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 10));
   for (const c of conns) c.close();
-  agent.destroy();
   const encoded: Record<string, string> = {};
   for (const [label, h] of histograms) encoded[label] = hdr.encodeIntoCompressedBase64(h);
   const result: LoadResult = { sent, completed, errors, elapsedMs, histograms: encoded, generatorUtilisation: elu.utilization };

@@ -189,10 +189,10 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
     '',
   );
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');
-  lines.push('Absolute numbers move between runs on a shared machine, and this table\'s runs of one system are minutes apart from the others\' (the goals compare runs made back to back where the run has paired rounds). A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates and the retry makes more calls, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
+  lines.push('Absolute numbers move between runs on a shared machine, and this table\'s runs of one system are minutes apart from the others\' (the goals compare runs made back to back where the run has paired rounds). A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. Calls/s counts successful replies only; a ✗ marks a run that had errors (refusals, failures, lost calls), which no goal takes as its figure. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates and the retry makes more calls, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
   lines.push('| scenario | graphene-rpc calls/s (workers) | p99 ms | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | conventional cluster calls/s | vs cluster | errors |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
-  const mark = (x: RunResult | undefined) => (x ? `${x.throughput}${saturated(x) ? ' ⚠' : ''}` : 'n/a');
+  const mark = (x: RunResult | undefined) => (x ? `${x.throughput}${saturated(x) ? ' ⚠' : ''}${x.errors > 0 ? ` ✗ ${x.errors} errors` : ''}` : 'n/a');
   for (const s of scenarios) {
     const g = bestGraphene(r, s);
     const c = find(s, 'ceiling');

@@ -43,6 +43,12 @@ export interface RunResult {
   cpuUs?: CpuPerCall;
   /** graphene-rpc: its front end's garbage-collector pauses during the run (from its GET /metrics) */
   frontEndGc?: FrontEndGc;
+  /**
+   * graphene-rpc (one process): calls handed to the pool per task during the run, from its GET
+   * /metrics. Each task costs a crossing of threads (and a wake of a sleeping worker) whatever it
+   * carries, so fewer calls a task is more CPU a call.
+   */
+  callsPerTask?: number;
 }
 
 /** CPU microseconds per call: the system's threads by role, and the load generator's own. */

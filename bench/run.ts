@@ -496,7 +496,8 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     system: sys.name,
     kind: sys.kind,
     loop: spec.rate > 0 ? 'open' : 'closed',
-    throughput: Math.round(result.completed / secs),
+    // Successful replies only: an error (a refusal such as -32013, a lost call) is no throughput.
+    throughput: Math.round((result.completed - result.errors) / secs),
     latency,
     sent: result.sent,
     completed: result.completed,
@@ -508,6 +509,9 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : { inFlight: spec.connections * spec.inflight }),
     ...(scraped ? { scrapes: scraped.scrapes } : {}),
     ...(gcBefore && gcAfter ? { frontEndGc: gcBetween(gcBefore, gcAfter, result.elapsedMs) } : {}),
+    ...(gcBefore?.pool && gcAfter?.pool && gcAfter.pool.tasks > gcBefore.pool.tasks
+      ? { callsPerTask: Math.round(((gcAfter.pool.calls - gcBefore.pool.calls) / (gcAfter.pool.tasks - gcBefore.pool.tasks)) * 10) / 10 }
+      : {}),
     ...extra,
   };
 }

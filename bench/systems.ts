@@ -136,12 +136,14 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       '--log-level',
       o.logLevel ?? 'debug',
       // Benchmarks pipeline deeply and open many sessions, all from 127.0.0.1: lift the per-connection
-      // limits and the connection caps (ws-deposits opens 10,000 sessions, ws-idle 5,000, past the
+      // limits (the call rate too: a throughput run's connection asks far more than the 2,000 a second
+      // a public node allows, and refused calls are no throughput) and the connection caps
+      // (ws-deposits opens 10,000 sessions, ws-idle 5,000, past the
       // 100 per address a public node allows), but not for the adversarial scenarios, which measure
       // the node as a public node runs it.
       ...(o.nodeDefaults
         ? []
-        : ['--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0', '--max-connections', '1000000', '--max-connections-per-ip', '1000000']),
+        : ['--max-calls-per-second', '0', '--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0', '--max-connections', '1000000', '--max-connections-per-ip', '1000000']),
       ...(kind === 'graphene-rpc-processes' ? ['--processes', String(o.processes ?? 2)] : []),
       ...(o.extra ?? []),
     ];
@@ -322,11 +324,24 @@ export function gcTotals(metricsText: string): GcTotals {
   return totals;
 }
 
+/** Calls handed to the pool and tasks they travelled in so far, from the scheduler's histograms' counts. */
+export interface PoolCounts {
+  readonly calls: number;
+  readonly tasks: number;
+}
+
+export function poolCounts(metricsText: string): PoolCounts {
+  const f = parsePromText(metricsText);
+  const count = (family: string) => f.get(family)?.samples.find((s) => s.name === `${family}_count`)?.value ?? 0;
+  return { calls: count('graphene_rpc_pool_wait_seconds'), tasks: count('graphene_rpc_pool_run_seconds') };
+}
+
 /** graphene-rpc's front-end collections so far, read from its GET /metrics (the main thread's own). */
-export async function readGcTotals(port: number): Promise<GcTotals> {
+export async function readGcTotals(port: number): Promise<GcTotals & { pool?: PoolCounts }> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`);
   if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}`);
-  return gcTotals(await res.text());
+  const text = await res.text();
+  return Object.assign(gcTotals(text), { pool: poolCounts(text) });
 }
 
 /**
