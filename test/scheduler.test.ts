@@ -3,7 +3,7 @@
 // connection's waiting calls never run.
 import test from 'ava';
 import { MAX_CALLS_PER_TASK, type CallPool } from '../src/pool/pool.js';
-import { HEAVY_CALLS_PER_TASK, QUANTUM, SPREAD_FROM_CALLS, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
+import { HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { costOf, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/pipeline/cost.js';
 import { route } from '../src/dispatch/route.js';
@@ -77,20 +77,55 @@ test('an idle pool gets a few light calls in one task, not one wake per worker; 
   await settle();
   t.is(few.tasks.length, 1, 'one task: the second worker is not woken for a few light calls');
   t.is(few.tasks[0]!.calls.length, n);
-  // With one worker busy, what arrives goes to the idle one at once, not behind the running task.
-  void s.submit({ isClosed: false, isPaused: false }, 'light', task('b0'));
-  await settle();
-  t.is(few.tasks.length, 2);
-  t.deepEqual(few.tasks[1]!.calls.map((c) => c.method), ['b0']);
   const many = heldPool(2);
   const m = fairScheduler(many.pool, { maxQueued: 10_000 });
-  for (let i = 0; i < SPREAD_FROM_CALLS; i++) void m.submit({ isClosed: false, isPaused: false }, 'light', task(`c${i}`));
+  for (let i = 0; i < 2 * SPREAD_FROM_CALLS; i++) void m.submit({ isClosed: false, isPaused: false }, 'light', task(`c${i}`));
   await settle();
   t.deepEqual(
     many.tasks.map((x) => x.calls.length),
-    [SPREAD_FROM_CALLS / 2, SPREAD_FROM_CALLS / 2],
+    [SPREAD_FROM_CALLS, SPREAD_FROM_CALLS],
     'enough light calls to keep two workers busy are spread over both',
   );
+  const eight = heldPool(4);
+  const e = fairScheduler(eight.pool, { maxQueued: 10_000 });
+  for (let i = 0; i < SPREAD_FROM_CALLS + 2; i++) void e.submit({ isClosed: false, isPaused: false }, 'light', task(`d${i}`));
+  await settle();
+  t.deepEqual(eight.tasks.map((x) => x.calls.length), [SPREAD_FROM_CALLS + 2], 'a woken worker gets SPREAD_FROM_CALLS calls or more, never one or two');
+});
+
+test('while a light task runs, a few more light calls wait for it to come back (at most HOLD_LIGHT_MS) rather than wake another worker', async (t) => {
+  const { pool, tasks } = heldPool(4);
+  // Longer than HOLD_LIGHT_MS, so that the steps below do not race the hold on a loaded machine.
+  const holdLightMs = 200;
+  const s = fairScheduler(pool, { maxQueued: 10_000, holdLightMs });
+  const owner = () => ({ isClosed: false, isPaused: false });
+  void s.submit(owner(), 'light', task('a0'));
+  await settle();
+  t.is(tasks.length, 1);
+  void s.submit(owner(), 'light', task('b0'));
+  void s.submit(owner(), 'light', task('b1'));
+  await settle();
+  t.is(tasks.length, 1, 'no sleeping worker is woken for two calls while a light task is out');
+  tasks[0]!.finish();
+  await settle();
+  t.deepEqual(tasks[1]!.calls.map((c) => c.method), ['b0', 'b1'], 'they go together once the task is back');
+  // The task that carries them is slow: the next few wait no more than HOLD_LIGHT_MS for it.
+  void s.submit(owner(), 'light', task('c0'));
+  await settle();
+  t.is(tasks.length, 2);
+  const held = performance.now();
+  while (tasks.length === 2 && performance.now() - held < 5000) await new Promise((r) => setTimeout(r, 1));
+  t.deepEqual(tasks[2]?.calls.map((c) => c.method), ['c0'], 'past the hold the held call goes to an idle worker');
+  t.true(performance.now() - held >= holdLightMs - 1);
+  t.true(HOLD_LIGHT_MS <= 2, 'the node holds light calls for a millisecond or two at most');
+  // With every worker busy with heavy calls, nothing is held: light tasks are never held behind heavy ones.
+  const h = heldPool(2);
+  const hs = fairScheduler(h.pool, { maxQueued: 10_000 });
+  void hs.submit(owner(), 'heavy', task('h0'));
+  await settle();
+  void hs.submit(owner(), 'light', task('l0'));
+  await settle();
+  t.deepEqual(h.tasks[1]?.calls.map((c) => c.method), ['l0'], 'a light call beside a heavy task is sent at once');
 });
 
 test('the node-wide bound counts queued and running calls and answers -32010 at once', async (t) => {

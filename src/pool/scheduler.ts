@@ -16,6 +16,10 @@
 //    order can still be chosen, instead of in piscina's FIFO;
 //  - tasks are still built at the end of an event-loop turn (setImmediate), so the calls of one
 //    turn travel together, and again whenever a task comes back;
+//  - a sleeping worker is woken only for SPREAD_FROM_CALLS light calls or more: fewer wait (at most
+//    HOLD_LIGHT_MS) for a light task in the pool to come back and go with the next one. Each task
+//    costs a crossing and a wake whatever it carries, so tasks of one or two calls spread over many
+//    workers made every added worker raise the CPU a call costs;
 //  - an owner's queued calls are dropped once it has closed: they never run (they are answered
 //    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
 //    its running ones are cancelled: each call in the pool has a cancel slot (CallPool.cancel), set
@@ -89,6 +93,13 @@ export const QUANTUM: Readonly<Record<CostClass, number>> = Object.freeze({ ligh
  * twice to save microseconds of waiting.
  */
 export const SPREAD_FROM_CALLS = 8;
+/**
+ * ms a few light calls (fewer than SPREAD_FROM_CALLS) may wait for a task to come back while a worker
+ * runs light calls and others sleep, rather than wake a sleeping worker for them. A light task is
+ * back well within this (a few calls of tens of µs each); the bound only matters when one is slow,
+ * and then the held calls go to a sleeping worker at once.
+ */
+export const HOLD_LIGHT_MS = 1;
 /** ms between two looks for tasks past their hard bound, while any task is in the pool. */
 const SWEEP_EVERY_MS = 100;
 
@@ -152,6 +163,8 @@ export interface SchedulerOptions {
   /** node-wide bound on queued plus running calls (--max-queued-calls) */
   readonly maxQueued: number;
   readonly timing?: SchedulerTiming;
+  /** ms; default HOLD_LIGHT_MS (tests give a longer one to see the hold without racing it) */
+  readonly holdLightMs?: number;
 }
 
 /** What the scheduler needs of the pool: cancelling running calls is optional (test pools may leave it out). */
@@ -160,6 +173,7 @@ export type SchedulerPool = Pick<CallPool, 'runTask' | 'workers'> & Partial<Pick
 export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Scheduler {
   const maxTasks = TASKS_PER_WORKER * pool.workers;
   const heavyCapWithLight = Math.max(1, pool.workers - 1);
+  const holdLightMs = opts.holdLightMs ?? HOLD_LIGHT_MS;
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
   const ring: Record<CostClass, Map<unknown, Waiting[]>> = { light: new Map(), heavy: new Map() };
@@ -169,6 +183,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   let tasks = 0;
   let heavyTasks = 0;
   let scheduled = false;
+  // Looks again HOLD_LIGHT_MS after light calls were held back, in case no task comes back by then.
+  let holdTimer: NodeJS.Timeout | undefined;
   // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
   const bounded = new Map<TaskSignal, number>();
   // Signals not aborted are used again: piscina removes its listener when a task is done.
@@ -302,25 +318,50 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   /** Fills free task slots: light calls first (they are cheap and keep latency low), then heavy. */
   const fill = () => {
     scheduled = false;
+    if (holdTimer) {
+      clearTimeout(holdTimer);
+      holdTimer = undefined;
+    }
+    const now = performance.now();
     while (tasks < maxTasks && ring.light.size > 0) {
-      // A few calls on an idle pool go to one worker (SPREAD_FROM_CALLS); more are spread over the
-      // idle workers, so that each gets some; once every worker has a task, what waits goes in one
-      // task that is ready when a worker is: the thread hop is paid once for all of it.
-      const size =
-        tasks === 0 && queuedIn.light < SPREAD_FROM_CALLS
-          ? queuedIn.light
-          : Math.min(MAX_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.light / Math.max(1, pool.workers - tasks))));
+      const idle = pool.workers - tasks;
+      let size: number;
+      if (idle <= 0) {
+        // Every worker has a task: what waits goes in one task that is ready when a worker is (no
+        // thread is woken for it), so the crossing is paid once for all of it.
+        size = Math.min(MAX_CALLS_PER_TASK, queuedIn.light);
+      } else if (tasks > heavyTasks && queuedIn.light < SPREAD_FROM_CALLS && now - oldestLight() < holdLightMs) {
+        // A worker is running light calls and a few more wait: they go with the next task, when a
+        // task comes back (or HOLD_LIGHT_MS after the oldest came), rather than wake another worker
+        // for a task of one or two. Woken for a few calls each, every added worker made a call cost
+        // more (README "Workers that cost nothing while idle").
+        holdTimer ??= setTimeout(later, holdLightMs).unref();
+        break;
+      } else {
+        // Spread over the idle workers, but never fewer than SPREAD_FROM_CALLS calls to a woken one
+        // (an idle pool gets a few calls in one task): a wake costs both threads more than a few
+        // light calls cost to run.
+        const wake = Math.max(1, Math.min(idle, Math.floor(queuedIn.light / SPREAD_FROM_CALLS)));
+        size = Math.min(MAX_CALLS_PER_TASK, Math.ceil(queuedIn.light / wake));
+      }
       const items = take('light', size);
       if (items.length === 0) break; // every owner with calls waiting is paused
       send('light', items);
     }
-    const heavyCap = performance.now() - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
+    const heavyCap = now - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
     while (tasks < maxTasks && heavyTasks < heavyCap && ring.heavy.size > 0) {
       const size = Math.min(HEAVY_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.heavy / (maxTasks - tasks))));
       const items = take('heavy', size);
       if (items.length === 0) break;
       send('heavy', items);
     }
+  };
+
+  /** When the longest-waiting light call was queued (performance.now()); +Infinity when none waits. */
+  const oldestLight = (): number => {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const list of ring.light.values()) if (list.length > 0 && list[0]!.at < oldest) oldest = list[0]!.at;
+    return oldest;
   };
 
   const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void => {
