@@ -4,7 +4,7 @@
 //
 // Side-effect free on import: workers reuse `deepFreeze` and the types.
 
-import os from 'node:os';
+import { autoFrontEnds, autoWorkers, usableCpus } from './sizing.js';
 
 /** BitShares Core's `application_options` api-limit fields, in its reflection order, with its defaults. */
 export const API_LIMIT_DEFAULTS = {
@@ -236,8 +236,21 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'genesis-json', key: 'genesisJson', kind: { type: 'path', nullable: true }, default: null, help: 'Genesis file used when the data directory is new (default: the bundled config/genesis.json)' },
   { name: 'api-access', key: 'apiAccess', kind: { type: 'path', nullable: true }, default: null, help: 'JSON file of users and the API sets they may use (default: everyone gets the public sets)' },
   { name: 'api-node-info', key: 'apiNodeInfo', kind: { type: 'string' }, default: '', help: 'Text returned by login.get_info' },
-  { name: 'workers', key: 'workers', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: 'auto', help: 'Worker threads that run chain queries; auto: the number of CPU cores' },
-  { name: 'processes', key: 'processes', kind: { type: 'int', min: 1, max: 256, auto: () => os.availableParallelism() }, default: '1', help: 'Serving processes sharing the RPC port, each with its own front end and --workers threads, beside one writer process (1: one process does everything; auto: the number of CPU cores). See README "Scaling out"' },
+  {
+    name: 'workers',
+    key: 'workers',
+    // Sized for the front ends actually configured: resolveConfig sizes it again once --processes is known.
+    kind: { type: 'int', min: 1, max: 256, auto: () => autoWorkers(usableCpus(), autoFrontEnds(usableCpus())) },
+    default: 'auto',
+    help: 'Worker threads per serving process that run chain queries; auto: two, or one per two CPUs of each process\' share where that is more (src/sizing.ts)',
+  },
+  {
+    name: 'processes',
+    key: 'processes',
+    kind: { type: 'int', min: 1, max: 256, auto: () => autoFrontEnds(usableCpus()) },
+    default: 'auto',
+    help: 'Serving processes sharing the RPC port, each with its own front end and --workers threads, beside one writer process (1: one process does everything; auto: one per 4 CPUs the node may use, cgroup quota included, at least 1). See README "Scaling out"',
+  },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
   // At most GRAPHENE_MAX_BLOCK_INTERVAL (30 s, protocol/config.hpp), as chain_parameters::validate()
   // requires of block_interval: the global properties report the interval in use, and a longer one
@@ -399,6 +412,7 @@ export function resolveConfig(
     fromEnv[name] = v;
   }
   const out: Record<string, unknown> = { apiLimits: {} };
+  let workersAuto = false;
   const sources: Record<string, OptionSource> = {};
   /** where each value came from, as a refusal names it */
   const wheres: Record<string, string> = {};
@@ -422,11 +436,14 @@ export function resolveConfig(
       where = 'command line';
     }
     const value = raw === null ? null : parseValue(spec, raw, where);
+    if (spec.name === 'workers' && raw?.trim() === 'auto') workersAuto = true;
     sources[spec.name] = source;
     wheres[spec.name] = where;
     if (spec.key.startsWith('apiLimits.')) (out.apiLimits as Record<string, unknown>)[spec.key.slice(10)] = value;
     else out[spec.key] = value;
   }
+  // --workers auto sizes each serving process' share of the CPUs, so it follows --processes.
+  if (workersAuto) out.workers = autoWorkers(usableCpus(), out.processes as number);
   // A TLS listener needs its certificate: refused here, with the option's source, rather than at listen.
   if (out.rpcTlsEndpoint !== null && out.serverPem === null) {
     throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' needs --server-pem (the certificate and its private key in one PEM file)`);

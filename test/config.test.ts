@@ -1,6 +1,7 @@
 // config.ts: defaults, precedence (command line > ini file > default), refusals, freezing, and the
 // application_options view that login.get_config returns (reference §1.5).
 import test from 'ava';
+import { autoFrontEnds, autoWorkers, usableCpus } from '../src/sizing.js';
 import os from 'node:os';
 import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig, resolveConfig } from '../src/config.js';
 import { DEV_WIF } from './helpers/chain.js';
@@ -61,7 +62,8 @@ test('defaults: rpc-endpoint is 127.0.0.1:8090 and the other options have their 
   t.is(c.genesisJson, null);
   t.is(c.apiAccess, null);
   t.is(c.apiNodeInfo, '');
-  t.is(c.workers, Math.max(1, os.availableParallelism()));
+  t.is(c.processes, autoFrontEnds(usableCpus()));
+  t.is(c.workers, autoWorkers(usableCpus(), c.processes));
   t.is(c.loginApiVariant, 'current');
   t.is(c.enableSubscribeToAll, false);
   t.is(c.maxJsonDepth, 250);
@@ -227,7 +229,11 @@ test('--ws-idle-timeout of 1 to 7 s stops start-up with a config error (uWebSock
   t.is(resolveConfig({ 'ws-idle-timeout': '8' }, {}, 'config file', {}).config.wsIdleTimeout, 8);
 });
 
-test('--workers auto picks the number of CPU cores, and is the default', (t) => {
-  t.is(buildConfig({ workers: 'auto' }).workers, Math.min(256, os.availableParallelism()));
-  t.is(buildConfig({}).workers, Math.min(256, os.availableParallelism()));
+test('--workers and --processes auto are sized from the usable CPUs, and are the defaults; auto workers follow the processes given', (t) => {
+  const cpus = usableCpus();
+  t.is(buildConfig({ workers: 'auto' }).workers, autoWorkers(cpus, autoFrontEnds(cpus)));
+  t.is(buildConfig({}).workers, autoWorkers(cpus, autoFrontEnds(cpus)));
+  t.is(buildConfig({ processes: 'auto' }).processes, autoFrontEnds(cpus));
+  t.is(buildConfig({ processes: '8' }).workers, autoWorkers(cpus, 8), 'auto workers are sized for the processes actually configured');
+  t.is(buildConfig({ processes: '8', workers: '3' }).workers, 3, 'a number given is kept');
 });
