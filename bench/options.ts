@@ -38,6 +38,7 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
     help: "graphene-rpc --processes counts (serving processes beside the writer; README \"Scaling out\") whose closed-loop runs, at each worker count, are reported beside one process'; 1: one process only",
     defaults: '1',
   },
+  { name: 'auto', value: 'yes|no', help: "also measure the node at its automatic sizes (--processes auto, --workers auto: the defaults), weighed against the sweep's best", defaults: ['yes', 'yes', 'no'] },
   { name: 'cluster', value: 'N', help: 'processes of the conventional stack in cluster mode (node:cluster), the multi-core peer; 0: leave it out', defaults: ['cores', 'cores', '2'] },
   {
     name: 'scaling-check',
@@ -53,7 +54,7 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   },
   { name: 'connections', value: 'N', help: "upper bound on each scenario's connections", defaults: ["the scenario's", "the scenario's", '4'] },
   { name: 'open-loop-shares', value: 'LIST', help: 'open-loop rates, as shares of the best closed-loop throughput', defaults: ['0.1,0.3,0.5,0.7,0.9', '0.2,0.5', '0.5'] },
-  { name: 'generators', value: 'N', help: 'load-generator threads', defaults: '1' },
+  { name: 'generators', value: 'N', help: 'load-generator threads; auto: one per 4 CPUs', defaults: 'auto' },
   { name: 'p99-target', value: 'MS', help: 'latency target of the capacity advice', defaults: '10' },
   { name: 'deposit-sessions', value: 'N', help: 'ws-deposits: subscribed sessions', defaults: ['10000', '200', '10'] },
   { name: 'deposit-rate', value: 'R', help: 'ws-deposits: transfers per second (each one notice: the p99 needs a few hundred)', defaults: ['50', '25', '10'] },

@@ -188,6 +188,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
       storeWarmupLine(r.storeWarmup),
     '',
   );
+  lines.push(...operatorSection(r), '');
   lines.push('## Summary: graphene-rpc (best worker count) against the ceiling and the conventional stack', '');
   lines.push('Absolute numbers move between runs on a shared machine, and this table\'s runs of one system are minutes apart from the others\' (the goals compare runs made back to back where the run has paired rounds). A ⚠ marks a run whose load generator was saturated (event-loop utilisation ≥ ' + SATURATED + '): the generator, not the system, may have been the limit, so that system\'s figure is a lower bound. Calls/s counts successful replies only; a ✗ marks a run that had errors (refusals, failures, lost calls), which no goal takes as its figure. The ceiling, which answers faster than one generator thread asks, is measured again with one more generator thread (up to one per CPU) while its generator saturates and the retry makes more calls, and its best run kept; a ceiling target that a ratio to a saturated ceiling seems to meet is marked not known.', '');
   lines.push('| scenario | graphene-rpc calls/s (workers) | p99 ms | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | conventional cluster calls/s | vs cluster | errors |');
@@ -586,12 +587,76 @@ export function bounds(r: BenchReport, find: Finder): string[] {
   return ['## What bounds the targets not met', '', `Each figure is from this run${r.pairedRounds?.length ? `: for a target that compares graphene-rpc with another system in ${[...new Set(r.pairedRounds.map((p) => p.scenario))].join(', ')}, from the paired round with the median figure` : ''}.`, '', ...out];
 }
 
+/** A graphene-rpc run's configuration as an operator writes it: serving processes × workers each. */
+const shape = (x: RunResult) => `${x.kind === 'graphene-rpc-processes' ? (x.processes ?? 2) : 1} × ${x.workers ?? 1}`;
+
+/**
+ * What an operator asks first: which configuration to run on this machine and what it carries. From
+ * every closed-loop graphene-rpc run without errors (one process at each worker count, several
+ * serving processes, the automatic sizes): the best per scenario, the configuration best over all of
+ * them (the highest geometric mean of its share of each scenario's best), the automatic sizes against
+ * the best, and the conventional cluster beside it. Then the scaling goals of one front end.
+ */
+export function operatorSection(r: BenchReport): string[] {
+  const ours = closed(r).filter((x) => (x.kind === 'graphene-rpc' || x.kind === 'graphene-rpc-processes') && x.errors === 0);
+  if (ours.length === 0) return [];
+  const scenarios = [...new Set(ours.map((x) => x.scenario))];
+  const bestOf = (s: string) => ours.filter((x) => x.scenario === s).sort((a, b) => b.throughput - a.throughput)[0]!;
+  const shapes = [...new Set(ours.filter((x) => !x.auto).map(shape))];
+  const score = (sh: string) => {
+    const shares = scenarios.map((s) => (ours.find((x) => x.scenario === s && !x.auto && shape(x) === sh)?.throughput ?? 0) / bestOf(s).throughput);
+    return shares.some((v) => v === 0) ? 0 : Math.exp(shares.reduce((a, v) => a + Math.log(v), 0) / shares.length);
+  };
+  const ranked = shapes.map((sh) => ({ sh, score: score(sh) })).sort((a, b) => b.score - a.score);
+  const top = ranked[0];
+  const lines = ['## What to run on this machine', ''];
+  const autoRun = ours.find((x) => x.auto);
+  if (top && top.score > 0) {
+    const [p, w] = top.sh.split(' × ');
+    lines.push(
+      `On this machine (${r.machine.cpus} CPUs), the configuration best over ${scenarios.join(', ')} is **${p} serving process${p === '1' ? '' : 'es'} × ${w} worker${w === '1' ? '' : 's'} each** ` +
+        `(\`graphene-rpc serve --processes ${p} --workers ${w}\`), its share of each scenario's best ${Math.round(top.score * 100)}% on the geometric mean.` +
+        (autoRun ? ` The automatic sizes, the defaults, chose ${shape(autoRun)} here.` : ''),
+      '',
+    );
+  }
+  lines.push(
+    'Closed loop, calls/s of successful replies (runs with errors left out), the load generator on the same machine. A ⚠ marks a run whose generator saturated (a lower bound).',
+    '',
+    '| scenario | best configuration (processes × workers) | calls/s | p99 ms | automatic sizes | calls/s | share of the best | conventional cluster calls/s | best vs cluster |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const s of scenarios) {
+    const b = bestOf(s);
+    const a = ours.find((x) => x.scenario === s && x.auto);
+    const k = closed(r).find((x) => x.scenario === s && x.kind === 'conventional-cluster');
+    lines.push(
+      `| ${s} | ${shape(b)}${b.auto ? ' (automatic)' : ''} | ${b.throughput}${saturated(b) ? ' ⚠' : ''} | ${p99(b)} | ${a ? shape(a) : 'not run'} | ${a ? `${a.throughput}${saturated(a) ? ' ⚠' : ''}` : 'n/a'} | ${a ? `${Math.round((a.throughput / b.throughput) * 100)}%` : 'n/a'} | ${k ? `${k.throughput}${saturated(k) ? ' ⚠' : ''}` : 'n/a'} | ${ratio(b.throughput, k?.throughput)} |`,
+    );
+  }
+  // One front end as workers are added: calls/s must not fall, nor CPU per call rise much.
+  const one = ours.filter((x) => x.kind === 'graphene-rpc' && !x.auto);
+  const counts = [...new Set(one.map((x) => x.workers ?? 1))].sort((a, b) => a - b);
+  if (counts.length > 1) {
+    lines.push('', `One front end (\`--processes 1\`) at each worker count: calls/s, node CPU µs per call (all threads) and calls per pool task.`, '');
+    lines.push(`| scenario | ${counts.map((c) => `${c} worker${c === 1 ? '' : 's'}`).join(' | ')} |`, `|---|${counts.map(() => '---|').join('')}`);
+    for (const s of scenarios) {
+      const cells = counts.map((c) => {
+        const x = one.find((y) => y.scenario === s && y.workers === c);
+        return x ? `${x.throughput} · ${x.cpuUs ? nodeCpu(x.cpuUs).toFixed(1) : 'n/a'} µs${x.callsPerTask !== undefined ? ` · ${x.callsPerTask} a task` : ''}` : 'n/a';
+      });
+      lines.push(`| ${s} | ${cells.join(' | ')} |`);
+    }
+  }
+  return lines;
+}
+
 /**
  * graphene-rpc in several serving processes (--processes) beside one process, closed loop, each
  * pair at the same worker count per process: the figures README "Scaling out" asks for.
  */
 function processesSection(r: BenchReport): string[] {
-  const many = closed(r).filter((x) => x.kind === 'graphene-rpc-processes');
+  const many = closed(r).filter((x) => x.kind === 'graphene-rpc-processes' && !x.auto);
   if (many.length === 0) return [];
   const out = [
     '## Several serving processes (`--processes`)',

@@ -20,6 +20,8 @@ export interface RunResult {
   workers?: number;
   /** graphene-rpc-processes: serving processes (--processes), each with `workers` threads */
   processes?: number;
+  /** the node at its automatic sizes (no --workers, no --processes): `processes` × `workers` is what it chose */
+  auto?: boolean;
   loop: 'closed' | 'open';
   /** open loop: the offered rate, requests/s */
   offeredRate?: number;

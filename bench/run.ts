@@ -24,6 +24,7 @@ import type { FeeSchedule } from '../src/chain/fees.js';
 import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
 import { transferOp } from '../src/chain/operations.js';
+import { autoFrontEnds, autoWorkers, usableCpus } from '../src/sizing.js';
 import { gcBetween, processUsage, readGcTotals, startSystem, threadTimes, type RunningSystem } from './systems.js';
 import type { LoadResult, LoadSpec, RequestKind } from './load-worker.js';
 import type { Arrival, PollStats, SessionSpec } from './session-worker.js';
@@ -53,6 +54,8 @@ interface Options {
   workersGiven: boolean;
   /** graphene-rpc --processes counts above 1 whose closed-loop runs are reported beside one process' */
   processesSweep: number[];
+  /** measure the node at its automatic sizes too (--auto yes) */
+  autoRun: boolean;
   /** a built checkout whose node runs instead of this one (graphene-rpc runs only) */
   nodeDir: string | undefined;
   /** adversarial scenarios: the prober's measuring time, idle and under each attack */
@@ -109,6 +112,11 @@ function parseOptions(argv: string[]): Options {
     return n;
   };
   const list = (v: string | undefined, d: string, name: string): number[] => (v ?? d).split(',').map((x) => num(x, 1, name));
+  const yesNo = (v: string | undefined, d: string, name: string): boolean => {
+    const t = v ?? d;
+    if (t !== 'yes' && t !== 'no') throw new Error(`--${name} expects yes or no, got '${t}'`);
+    return t === 'yes';
+  };
   const scenarios = (values.scenarios ?? SCENARIOS.join(',')).split(',').map((x) => x.trim());
   for (const name of scenarios) {
     if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`--scenarios: unknown scenario '${name}' (known: ${SCENARIOS.join(', ')})`);
@@ -126,6 +134,7 @@ function parseOptions(argv: string[]): Options {
     workersSweep: list(values.workers, def('workers'), 'workers'),
     workersGiven: values.workers !== undefined,
     processesSweep: list(values.processes, def('processes'), 'processes').filter((n) => n > 1),
+    autoRun: yesNo(values.auto, def('auto'), 'auto'),
     nodeDir: values['node-dir'] === undefined ? undefined : path.resolve(values['node-dir']),
     attackMs: num(values['attack-seconds'], Number(def('attack-seconds')), 'attack-seconds') * 1000,
     rssBudgetMiB: num(values['rss-budget'], Number(def('rss-budget')), 'rss-budget'),
@@ -133,7 +142,9 @@ function parseOptions(argv: string[]): Options {
     durationMs: num(values.duration, Number(def('duration')), 'duration') * 1000,
     maxConnections: num(values.connections, tiny ? Number(def('connections')) : Infinity, 'connections'),
     openLoopShares: list(values['open-loop-shares'], def('open-loop-shares'), 'open-loop-shares'),
-    generators: num(values.generators, Number(def('generators')), 'generators'),
+    // auto: one generator thread per 4 CPUs, so that on a big machine the client is not the limit
+    // (a saturated generator is still flagged, and the ceiling retried with more).
+    generators: (values.generators ?? def('generators')) === 'auto' ? Math.max(1, Math.floor(os.availableParallelism() / 4)) : num(values.generators, Number(def('generators')), 'generators'),
     p99TargetMs: num(values['p99-target'], Number(def('p99-target')), 'p99-target'),
     depositSessions: num(values['deposit-sessions'], Number(def('deposit-sessions')), 'deposit-sessions'),
     depositRate: num(values['deposit-rate'], Number(def('deposit-rate')), 'deposit-rate'),
@@ -163,11 +174,7 @@ function parseOptions(argv: string[]): Options {
       if (!Number.isInteger(n) || n < 0) throw new Error(`--paired-rounds expects a round count (0 for none), got '${v}'`);
       return n;
     })(),
-    scalingCheck: (() => {
-      const v = values['scaling-check'] ?? def('scaling-check');
-      if (v !== 'yes' && v !== 'no') throw new Error(`--scaling-check expects yes or no, got '${v}'`);
-      return v === 'yes';
-    })(),
+    scalingCheck: yesNo(values['scaling-check'], def('scaling-check'), 'scaling-check'),
   };
 }
 
@@ -998,6 +1005,24 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       } finally {
         await sys.stop();
       }
+    }
+  }
+  // The node as it sizes itself (--processes auto, --workers auto: the defaults), the configuration an
+  // operator who sets neither gets; the report weighs it against the sweep's best.
+  if (o.autoRun) {
+    const cpus = usableCpus();
+    const processes = autoFrontEnds(cpus);
+    const workers = autoWorkers(cpus, processes);
+    const sys = await startSystem('graphene-rpc-processes', { dataDir: o.dataDir, workers, processes, auto: true, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
+    try {
+      if (o.pendingTransactions > 0) await leavePending(sys.port, o.pendingTransactions);
+      for (const s of list) {
+        if (s.name === 'ws-idle' || s.name === 'ws-deposits' || s.name === 'ws-exchange' || s.name.startsWith('adv-')) continue;
+        log(`${s.name} on ${sys.name}…`);
+        report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, processes, auto: true }));
+      }
+    } finally {
+      await sys.stop();
     }
   }
   // The best worker count for small calls over WebSocket (or for whatever ran); its open-loop runs

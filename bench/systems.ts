@@ -54,6 +54,11 @@ export interface StartOptions {
   readonly processes?: number;
   /** run the system under `taskset -c CPUS` (for example "0"), to measure it on fewer cores */
   readonly cpus?: string;
+  /**
+   * graphene-rpc-processes: neither --workers nor --processes, so that the node sizes itself
+   * (src/sizing.ts); `workers` and `processes` then only name the sizes it will choose
+   */
+  readonly auto?: boolean;
 }
 
 /** The `serve` options a node's CLI knows and their defaults, from its `--help` (cached per CLI). */
@@ -129,8 +134,9 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       o.dataDir,
       '--rpc-endpoint',
       `127.0.0.1:${port}`,
-      '--workers',
-      String(o.workers ?? 1),
+      ...(o.auto ? [] : ['--workers', String(o.workers ?? 1)]),
+      // One process unless asked for more: the node's own default (--processes auto) is one per 4 CPUs.
+      ...(o.auto ? [] : ['--processes', kind === 'graphene-rpc-processes' ? String(o.processes ?? 2) : '1']),
       '--block-interval',
       String(o.blockInterval ?? 0),
       '--log-level',
@@ -144,10 +150,9 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       ...(o.nodeDefaults
         ? []
         : ['--max-calls-per-second', '0', '--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0', '--max-connections', '1000000', '--max-connections-per-ip', '1000000']),
-      ...(kind === 'graphene-rpc-processes' ? ['--processes', String(o.processes ?? 2)] : []),
       ...(o.extra ?? []),
     ];
-    args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers']), dropped)];
+    args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers', ...(kind === 'graphene-rpc-processes' ? ['--processes'] : [])]), dropped)];
     if (dropped.length > 0) process.stderr.write(`${nodeCli(o.nodeDir)} does not know ${dropped.join(', ')}: left out\n`);
     ready = /serving JSON-RPC/;
   } else if (kind === 'ceiling') {
@@ -189,7 +194,9 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
     (kind === 'graphene-rpc'
       ? `graphene-rpc${o.nodeDir ? ` (${path.basename(path.resolve(o.nodeDir))})` : ''} ×${o.workers ?? 1}`
       : kind === 'graphene-rpc-processes'
-        ? `graphene-rpc ×${o.workers ?? 1} in ${o.processes ?? 2} serving processes`
+        ? o.auto
+          ? `graphene-rpc auto (${o.processes ?? 1} × ${o.workers ?? 1})`
+          : `graphene-rpc ×${o.workers ?? 1} in ${o.processes ?? 2} serving processes`
       : kind === 'conventional-cluster'
         ? `conventional ×${o.processes ?? os.availableParallelism()} processes`
         : kind) + pinned;
