@@ -45,12 +45,20 @@ export interface LoadResult {
   readonly histograms: Record<string, string>;
   /** share of this generator thread's time spent working (event loop utilisation) */
   readonly generatorUtilisation: number;
+  /** open loop: encoded HDR histogram of how late requests left against their schedule, µs */
+  readonly lateness?: string;
 }
 
 const spec = workerData as LoadSpec;
 const histograms = new Map<string, hdr.Histogram>();
 for (const k of spec.kinds) histograms.set(k.label, hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 }));
 
+/**
+ * Open loop: how late each request left against its scheduled time, in µs. Its latency counts from
+ * the scheduled time (a slow server cannot hide its queueing), so the generator's own lateness (its
+ * timers, its thread waiting for a CPU) is in every latency too: this says how much of it.
+ */
+const lateness = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
 let sent = 0;
 let completed = 0;
 let errors = 0;
@@ -360,6 +368,7 @@ async function main(): Promise<void> {
       while (next <= now && canSend()) {
         const { kind, body } = nextRequest();
         sent++;
+        lateness.recordValue(Math.max(1, Math.round((now - next) * 1000)));
         conns[i++ % conns.length]!.send(body, kind, next);
         next += interval;
       }
@@ -380,7 +389,15 @@ async function main(): Promise<void> {
   for (const c of conns) c.close();
   const encoded: Record<string, string> = {};
   for (const [label, h] of histograms) encoded[label] = hdr.encodeIntoCompressedBase64(h);
-  const result: LoadResult = { sent, completed, errors, elapsedMs, histograms: encoded, generatorUtilisation: elu.utilization };
+  const result: LoadResult = {
+    sent,
+    completed,
+    errors,
+    elapsedMs,
+    histograms: encoded,
+    generatorUtilisation: elu.utilization,
+    ...(spec.rate > 0 ? { lateness: hdr.encodeIntoCompressedBase64(lateness) } : {}),
+  };
   parentPort!.postMessage(result);
 }
 

@@ -51,6 +51,11 @@ export interface RunResult {
    * carries, so fewer calls a task is more CPU a call.
    */
   callsPerTask?: number;
+  /**
+   * open loop: how late the generator sent requests against their schedule (ms). Latencies count
+   * from the schedule, so this much of each is the generator's own, not the system's.
+   */
+  generatorLateness?: Percentiles;
 }
 
 /** CPU microseconds per call: the system's threads by role, and the load generator's own. */
@@ -116,6 +121,11 @@ export interface BenchReport {
     /** per worker count, the mean over the swept scenarios of its throughput as a share of the scenario's best */
     workerScores?: Record<number, number>;
     sustainableRate: number;
+    /**
+     * the advised rate run once more on its own: one pass in a search on a shared machine can be
+     * luck, so the advice is what this run showed (absent in reports from before)
+     */
+    check?: { rate: number; throughput: number; p99Ms: number; errors: number; met: boolean; generatorLatenessP99Ms?: number };
     note: string;
   };
   adversarial?: AdversarialReport;

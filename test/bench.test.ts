@@ -1,6 +1,5 @@
 // The benchmark as a smoke test, at its tiniest (`--tiny`: a 60-account chain, one worker count,
 // 0.2 s runs, a few sessions): every scenario on every system completes without errors and the report
-// is written (JSON, Markdown, SVG charts); ws-market polls books that hold orders. No timing is
 // asserted: speed is for the report, not for tests. The full benchmark is a command (`npm run bench`),
 // not a test.
 //
@@ -8,6 +7,7 @@
 // generated chain (a node locks its data directory), so that the whole file takes about as long as its
 // longest part.
 import test from 'ava';
+import { operatorSection } from '../bench/report.js';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -122,7 +122,11 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   // The capacity advice rests on a run that met the target.
   const smallOpen = report.runs.filter((r) => r.scenario === 'ws-small' && r.loop === 'open');
   t.true(smallOpen.some((r) => r.throughput === report.capacity!.sustainableRate && r.errors === 0 && r.latency.small!.p99 <= report.capacity!.p99TargetMs));
-  t.regex(md, /## Capacity advice/);
+  t.regex(md, /## Rate within the latency target/);
+  t.regex(md, /## What to run on this machine/);
+  t.truthy(report.capacity!.check, 'the advised rate was run again on its own');
+  for (const r of smallOpen) t.true(r.generatorLateness !== undefined, 'an open-loop run says how late its generator sent');
+  for (const r of report.runs) t.true(r.throughput * (r.sent > 0 ? 1 : 0) >= 0 && r.completed >= r.errors);
   t.regex(md, /## ws-market\n[^]*\| BTS\/X[A-Z]+ \| \d+ \|/);
   t.regex(md, /## Goals\n[^]*\| ws-history ≥ 1\.5× the conventional stack \| [\d.]+× \(one paired round; sweep [\d.]+×\) \| (yes|\*\*no\*\*) \|/);
   // generate recorded how long it took to make the chain, and the report reads it back.
@@ -431,4 +435,39 @@ test('bench/generate-writes counts the store\'s calls of a generated chain by ta
   t.true(r.putsPerOperation > 6, `${r.putsPerOperation} puts an operation`);
   t.is(r.floor.length, 2);
   for (const row of r.floor) t.true(row['µs a put'] > 0 && Number.isFinite(row['µs a put']));
+});
+
+test('the report opens with what to run: the configuration best over the scenarios, the automatic sizes against each best, runs with errors left out', (t) => {
+  const run = (scenario: string, kind: string, workers: number, throughput: number, extra: Record<string, unknown> = {}) => ({
+    scenario,
+    kind,
+    system: kind,
+    workers,
+    loop: 'closed',
+    throughput,
+    errors: 0,
+    latency: { small: { p50: 1, p90: 1, p99: 2, p999: 3, max: 4, count: 10 } },
+    generatorUtilisation: 0.5,
+    ...extra,
+  });
+  const report = {
+    machine: { cpus: 16 },
+    runs: [
+      run('ws-small', 'graphene-rpc', 1, 100),
+      run('ws-history', 'graphene-rpc', 1, 40),
+      run('ws-small', 'graphene-rpc-processes', 2, 300, { processes: 4 }),
+      run('ws-history', 'graphene-rpc-processes', 2, 90, { processes: 4 }),
+      // More calls/s, but with errors: never the best.
+      run('ws-small', 'graphene-rpc-processes', 1, 900, { processes: 8, errors: 5 }),
+      run('ws-history', 'graphene-rpc-processes', 1, 10, { processes: 8 }),
+      run('ws-small', 'graphene-rpc-processes', 2, 280, { processes: 4, auto: true }),
+      run('ws-history', 'graphene-rpc-processes', 2, 99, { processes: 4, auto: true }),
+      run('ws-small', 'conventional-cluster', 0, 250),
+    ],
+  } as unknown as BenchReport;
+  const text = operatorSection(report).join('\n');
+  t.regex(text, /\*\*4 serving processes × 2 workers each\*\*/);
+  t.regex(text, /\| ws-small \| 4 × 2 \| 300 \| 2 \| 4 × 2 \| 280 \| 93% \| 250 \| 1\.20× \|/);
+  t.regex(text, /\| ws-history \| 4 × 2 \(automatic\) \| 99 \|/);
+  t.notRegex(text, /900/);
 });
