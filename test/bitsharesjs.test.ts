@@ -20,7 +20,7 @@ test.serial('a bitsharesjs transfer with a memo reaches the receiver\'s history 
   // Blocks every second, so that the head time is fresh, as bitsharesjs's ChainStore requires.
   const testNode = await startTestNode(t, { 'block-interval': '1', workers: '2' });
   const { wsUrl, httpUrl, node } = testNode;
-  // How a client registers this chain: its chain id is not BitShares' main one (README, "Devnet").
+  // How a client registers this chain: its chain id is not BitShares' main one (README "Registering this chain with a client").
   ws.ChainConfig.networks.GrapheneRpcDevnet = { core_asset: 'BTS', address_prefix: 'BTS', chain_id: node.chainId };
   await headAtLeast(testNode, 1);
 

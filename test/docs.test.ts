@@ -1,15 +1,18 @@
-// The README and config/config.ini are derived from the option table; these tests keep them so.
+// The docs (README.md and docs/**/*.md) and config/config.ini are derived from the option table;
+// these tests keep them so, run every shell command the docs show, and check that every doc link and
+// every `README "Heading"` citation in the code leads somewhere.
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { buildConfig, OPTIONS } from '../src/config.js';
 import ini from 'ini';
 import { fixture } from './helpers/node.js';
 
 const root = fixture('../..');
 
-test('the README documents every option', (t) => {
-  const readme = readFileSync(`${root}/README.md`, 'utf8');
-  for (const o of OPTIONS) t.true(readme.includes(`\`--${o.name}\``), `--${o.name} is missing from the README`);
+test('docs/reference/options.md documents every option', (t) => {
+  const doc = readFileSync(`${root}/docs/reference/options.md`, 'utf8');
+  for (const o of OPTIONS) t.true(doc.includes(`\`--${o.name}\``), `--${o.name} is missing from docs/reference/options.md`);
 });
 
 test('config/config.ini lists every option, and uncommented it is a valid config', (t) => {
@@ -36,12 +39,49 @@ test('the sample access file is the seed sample: a named user with four sets, th
   );
 });
 
-// Every shell command in the README is run: the quick start's HTTP and WebSocket examples and
-// hash-password's here, against a real node, with their output compared to the lines the README
-// shows under them; every other command is listed in RUN_ELSEWHERE with the test or CI step that
-// runs it. A command added to the README without either fails the last test.
+test('the deposits sample access file grants deposits_api to exchange, and everyone else Core\'s default sets', async (t) => {
+  const { loadAccessFile } = await import('../src/access.js');
+  const file = `${root}/config/api-access.deposits.json`;
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  t.deepEqual(
+    doc.permission_map.map(([user, e]: [string, { allowed_apis: string[] }]) => [user, e.allowed_apis]),
+    [
+      ['exchange', ['database_api', 'network_broadcast_api', 'history_api', 'deposits_api']],
+      ['*', ['database_api', 'network_broadcast_api', 'history_api', 'orders_api', 'custom_operations_api']],
+    ],
+  );
+  const { grantFor } = await import('../src/access.js');
+  const policy = loadAccessFile(file);
+  t.truthy(grantFor(policy, 'exchange', 'change-this-password'), 'the password the guide gives');
+  t.falsy(grantFor(policy, 'exchange', 'another password'));
+  // docs/api/deposit-feed.md shows the file: the same entries.
+  const guide = readFileSync(`${root}/docs/api/deposit-feed.md`, 'utf8');
+  for (const [, e] of doc.permission_map as [string, { password_hash_b64: string }][]) t.true(guide.includes(e.password_hash_b64));
+});
 
-interface ReadmeCommand {
+/** README.md and every Markdown file under docs/, as paths relative to the root. */
+function docFiles(): string[] {
+  const out = ['README.md'];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(`${root}/${dir}`).sort()) {
+      const rel = `${dir}/${name}`;
+      if (statSync(`${root}/${rel}`).isDirectory()) walk(rel);
+      else if (name.endsWith('.md')) out.push(rel);
+    }
+  };
+  walk('docs');
+  return out;
+}
+
+// Every shell command in the docs is run: the README's quick start (HTTP and WebSocket, against a
+// node started as `npm start` starts it), the access file's examples and hash-password's (against a
+// node with the sample access file), the deposit feed's (against a node with the deposits sample),
+// each with its output compared to the lines shown under it; every other command is listed in
+// RUN_ELSEWHERE with the test or CI step that runs it. A command added to a doc without either
+// fails the test that lists them.
+
+interface DocCommand {
+  readonly file: string;
   /** the heading it is under */
   readonly section: string;
   readonly command: string;
@@ -49,18 +89,20 @@ interface ReadmeCommand {
   readonly expected: string[];
 }
 
-/** The commands of the README's ```sh blocks; a command whose single quotes span lines is one command. */
-function readmeCommands(): ReadmeCommand[] {
-  const lines = readFileSync(`${root}/README.md`, 'utf8').split('\n');
-  const out: ReadmeCommand[] = [];
+/** The commands of a doc's ```sh blocks; a command whose single quotes span lines is one command. */
+function docCommands(file: string): DocCommand[] {
+  const lines = readFileSync(`${root}/${file}`, 'utf8').split('\n');
+  const out: DocCommand[] = [];
   let section = '';
   let inSh = false;
+  let inFence = false;
   let pending: string[] = [];
-  let last: { section: string; command: string; expected: string[] } | undefined;
+  let last: { file: string; section: string; command: string; expected: string[] } | undefined;
   for (const line of lines) {
-    if (!inSh && /^#+ /.test(line)) section = line.replace(/^#+ /, '');
-    if (line.startsWith('```')) {
-      inSh = !inSh && line === '```sh';
+    if (!inFence && /^#+ /.test(line)) section = line.replace(/^#+ /, '');
+    if (/^\s*```/.test(line)) {
+      inSh = !inFence && line.trim() === '```sh';
+      inFence = !inFence;
       last = undefined;
       continue;
     }
@@ -81,17 +123,19 @@ function readmeCommands(): ReadmeCommand[] {
     if (line.endsWith('\\')) continue;
     // Quotes in a trailing comment ("  # the test suite's …") do not open a string.
     if ((pending.map((l) => l.replace(/\s{2,}#.*$/, '')).join('\n').match(/'/g) ?? []).length % 2 === 1) continue;
-    last = { section, command: text, expected: [] };
+    last = { file, section, command: text, expected: [] };
     out.push(last);
     pending = [];
   }
   return out;
 }
 
+const allCommands = (): DocCommand[] => docFiles().flatMap(docCommands);
+
 /** Commands run elsewhere, by where. Long runs (a full benchmark, a 2,000,000-operation chain) are run by their tests with smaller sizes. */
 const RUN_ELSEWHERE: Record<string, string> = {
   'npm ci && npm start      # builds, creates ./data from config/genesis.json, serves on 127.0.0.1:8090': '.ci/run (npm ci); test/cli.test.ts serves as npm start does',
-  'npm test                 # builds and runs the test suite': '.ci/run',
+  'npm test                 # builds and runs the test suite: about 4 to 10 minutes': '.ci/run',
   'npm ci && npm pack                                   # in a checkout: graphene-rpc-0.1.0.tgz': 'test/install.test.ts',
   'mkdir -p /opt/graphene-rpc && cd /opt/graphene-rpc': 'test/install.test.ts (a temporary folder)',
   'npm install --omit=dev /path/to/graphene-rpc-0.1.0.tgz': 'test/install.test.ts',
@@ -100,6 +144,9 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm ci': '.ci/run',
   'npm start                                  # terminal 1: the devnet, a block every 3 s': 'test/example.test.ts (a node with 1 s blocks)',
   'node examples/devnet-transfer.mjs          # terminal 2': 'test/example.test.ts',
+  'npm start -- --api-access config/api-access.deposits.json   # terminal 1: the devnet, serving the feed to "exchange"': 'test/deposit-watcher.test.ts (a node with this file and 1 s blocks)',
+  'node examples/devnet-transfer.mjs                           # terminal 2: registers alice and sends her 1 BTS': 'test/example.test.ts',
+  'node examples/deposit-watcher.mjs --accounts alice --from-start --stop-after 1': 'test/deposit-watcher.test.ts (transfers to nathan\'s account from a test, the output compared)',
   'mkdir -p /tmp/btsdex-flow && (cd /tmp/btsdex-flow && npm init -y && npm install btsdex@0.7.11)': 'test/btsdex.test.ts (replays the frames; btsdex is not installed)',
   'npm start -- --data-dir /tmp/btsdex-devnet --block-interval 1            # terminal 1: a new devnet': 'test/btsdex.test.ts (a node of the bundled genesis, blocks as captured)',
   'NODE_PATH=/tmp/btsdex-flow/node_modules node examples/btsdex-bot-flow.cjs ws://127.0.0.1:8090/ws': 'test/btsdex.test.ts (the frames this script exchanged)',
@@ -120,8 +167,13 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'curl -s --cacert cert.pem -d \'{"id":1,"method":"get_chain_id","params":[]}\' https://127.0.0.1:8091/rpc': 'test/tls.test.ts (an HTTPS client that trusts the certificate)',
 };
 
-/** The sections whose commands this file runs against a node started with the sample access file. */
-const RUN_HERE = new Set(['Over HTTP', 'Over WebSocket', 'Access file']);
+/** The sections whose commands this file runs, by doc, and the access file of the node it runs them against (none: the default access, as `npm start` runs). */
+const RUN_HERE: { file: string; sections: string[]; access?: string }[] = [
+  { file: 'README.md', sections: ['Over HTTP', 'Over WebSocket'] },
+  { file: 'docs/api/sessions-and-access.md', sections: ['Access file'], access: 'config/api-access.example.json' },
+  { file: 'docs/api/deposit-feed.md', sections: ['3. Requests and replies'], access: 'config/api-access.deposits.json' },
+];
+const runHere = (c: DocCommand) => RUN_HERE.some((r) => r.file === c.file && r.sections.includes(c.section));
 
 function matches(output: string, expected: string[]): boolean {
   const pattern = expected
@@ -132,31 +184,156 @@ function matches(output: string, expected: string[]): boolean {
   return new RegExp(`^${pattern}$`).test(output.trim());
 }
 
-test('the README\'s HTTP, WebSocket and hash-password commands work as written and print what it shows', async (t) => {
-  const { execFile } = await import('node:child_process');
-  const { startTestNode } = await import('./helpers/node.js');
-  const node = await startTestNode(t, { 'api-access': `${root}/config/api-access.example.json` });
-  const commands = readmeCommands().filter((c) => RUN_HERE.has(c.section) && !(c.command in RUN_ELSEWHERE));
-  t.true(commands.length >= 6, commands.map((c) => c.command).join('\n'));
-  for (const { command, expected } of commands) {
-    // The README's node listens on 127.0.0.1:8090; this one on an ephemeral port.
-    const text = command.replaceAll('127.0.0.1:8090', `127.0.0.1:${node.port}`);
-    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile('sh', ['-c', text], { cwd: root, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
-    );
-    t.is(r.code, 0, `${command}\n${r.stderr}`);
-    t.false(/"error":/.test(r.stdout), `${command}\n${r.stdout}`);
-    if (expected.length > 0) t.true(matches(r.stdout, expected), `${command}\nprinted:\n${r.stdout}\nREADME shows:\n${expected.join('\n')}`);
-    else t.not(r.stdout.trim(), '', command);
-  }
+for (const { file, sections, access } of RUN_HERE) {
+  test(`${file}: the commands of ${sections.map((s) => `"${s}"`).join(' and ')} work as written${access ? ` on a node with ${access}` : ' on a node as npm start runs it'} and print what it shows`, async (t) => {
+    const { execFile } = await import('node:child_process');
+    const { startTestNode } = await import('./helpers/node.js');
+    const node = await startTestNode(t, access ? { 'api-access': `${root}/${access}` } : {});
+    const commands = docCommands(file).filter((c) => sections.includes(c.section) && !(c.command in RUN_ELSEWHERE));
+    t.true(commands.length >= 1, `no commands under ${sections.join(', ')} in ${file}`);
+    for (const { command, expected } of commands) {
+      // The docs' node listens on 127.0.0.1:8090; this one on an ephemeral port.
+      const text = command.replaceAll('127.0.0.1:8090', `127.0.0.1:${node.port}`);
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile('sh', ['-c', text], { cwd: root, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
+      );
+      t.is(r.code, 0, `${command}\n${r.stderr}`);
+      t.false(/"error":/.test(r.stdout), `${command}\n${r.stdout}`);
+      if (expected.length > 0) t.true(matches(r.stdout, expected), `${command}\nprinted:\n${r.stdout}\n${file} shows:\n${expected.join('\n')}`);
+      else t.not(r.stdout.trim(), '', command);
+    }
+  });
+}
+
+test('the README\'s quick start shows at least two HTTP calls and the WebSocket call, each with its output', (t) => {
+  const shown = docCommands('README.md').filter((c) => c.section === 'Over HTTP' || c.section === 'Over WebSocket');
+  t.true(shown.filter((c) => c.section === 'Over HTTP').length >= 2);
+  t.true(shown.some((c) => c.section === 'Over WebSocket'));
+  for (const c of shown) t.not(c.expected.length, 0, `${c.command} shows no output`);
 });
 
-test('every shell command in the README is run here or listed with where it runs, and the list names only commands the README has', (t) => {
-  const commands = readmeCommands();
-  const unrun = commands.filter((c) => !RUN_HERE.has(c.section) && !(c.command in RUN_ELSEWHERE)).map((c) => `${c.section}: ${c.command}`);
+test('every shell command in the docs is run here or listed with where it runs, and the list names only commands the docs have', (t) => {
+  const commands = allCommands();
+  const unrun = commands.filter((c) => !runHere(c) && !(c.command in RUN_ELSEWHERE)).map((c) => `${c.file}: ${c.section}: ${c.command}`);
   t.deepEqual(unrun, []);
   const texts = new Set(commands.map((c) => c.command));
   t.deepEqual(Object.keys(RUN_ELSEWHERE).filter((c) => !texts.has(c)), []);
+  // The walk finds the docs it should: a docs/ that lost its files would pass the checks above.
+  t.true(commands.length >= 30, String(commands.length));
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped but `-` and `_`, spaces as `-`. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The headings of a Markdown file (outside code fences). */
+function headings(file: string): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const line of readFileSync(`${root}/${file}`, 'utf8').split('\n')) {
+    if (/^\s*```/.test(line)) fence = !fence;
+    else if (!fence && /^#+ /.test(line)) out.push(line.replace(/^#+ /, '').trim());
+  }
+  return out;
+}
+
+/** The anchors GitHub makes for a file's headings, repeated ones numbered as it numbers them. */
+function anchors(file: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const h of headings(file)) {
+    const s = slug(h);
+    const n = seen.get(s) ?? 0;
+    seen.set(s, n + 1);
+    out.add(n === 0 ? s : `${s}-${n}`);
+  }
+  return out;
+}
+
+/** The relative links of a Markdown file: `[text](target)`, outside code fences and inline code. */
+function links(file: string): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const line of readFileSync(`${root}/${file}`, 'utf8').split('\n')) {
+    if (/^\s*```/.test(line)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence) continue;
+    for (const m of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!;
+      if (!/^[a-z]+:/i.test(target)) out.push(target);
+    }
+  }
+  return out;
+}
+
+test('every relative link in README.md and docs/ leads to a file that exists, and an anchor to a heading of that file', (t) => {
+  const files = docFiles();
+  t.true(files.length >= 20, files.join(', '));
+  const broken: string[] = [];
+  let checked = 0;
+  for (const file of files) {
+    for (const target of links(file)) {
+      checked++;
+      const [p, anchor] = target.split('#') as [string, string | undefined];
+      const resolved = p === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), p));
+      let exists = false;
+      try {
+        statSync(`${root}/${resolved}`);
+        exists = true;
+      } catch {
+        broken.push(`${file}: ${target} (no such file)`);
+      }
+      if (exists && anchor !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+    }
+  }
+  t.deepEqual(broken, []);
+  t.true(checked >= 50, `only ${checked} links`);
+});
+
+/** The code and test sources: src/, workers/, bench/, test/ and bin/, without build output. */
+function sources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(`${root}/${dir}`)) {
+      const rel = `${dir}/${name}`;
+      if (statSync(`${root}/${rel}`).isDirectory()) {
+        if (!['node_modules', 'fixtures', 'bitsharesjs-upstream', 'python-upstream', 'results', 'data'].includes(name)) walk(rel);
+      } else if (/\.(ts|cts|mts|js|cjs|mjs)$/.test(name)) out.push(rel);
+    }
+  };
+  for (const d of ['src', 'workers', 'bench', 'test', 'bin']) walk(d);
+  return out;
+}
+
+/** `README "Heading"` citations in code, a comment's line breaks joined ("README "Scaling⏎// out""). */
+function citations(): { file: string; heading: string }[] {
+  const out: { file: string; heading: string }[] = [];
+  // This file names the pattern itself.
+  for (const file of sources().filter((f) => f !== 'test/docs.test.ts')) {
+    const text = readFileSync(`${root}/${file}`, 'utf8').replace(/\n\s*(?:\/\/|\*)\s*/g, ' ');
+    for (const m of text.matchAll(/README(?:'s)?,?(?: section)? \\?"([^"\\\n]+)\\?"/g)) out.push({ file, heading: m[1]!.trim() });
+  }
+  return out;
+}
+
+test('every README "Heading" citation in the code names a heading of README.md or of a doc under docs/', (t) => {
+  const all = docFiles().flatMap((f) => headings(f).map((h) => h.replace(/`/g, '').toLowerCase()));
+  const cited = citations();
+  // The code cites the docs by heading in dozens of places; finding none means the search broke.
+  t.true(cited.length >= 20, String(cited.length));
+  const unresolved = cited.filter(({ heading }) => {
+    const h = heading.toLowerCase();
+    // The heading itself, or a heading that goes on after it (`A synthetic chain: \`graphene-rpc generate\``).
+    return !all.some((x) => x === h || (x.startsWith(h) && /^[:,]/.test(x.slice(h.length))));
+  });
+  t.deepEqual(unresolved.map((c) => `${c.file}: README "${c.heading}"`), []);
 });
 
 test('the README shows the installed command\'s refusal line as the node prints it', async (t) => {

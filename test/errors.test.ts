@@ -191,3 +191,45 @@ test('httpStatusFor: -32603 and -32008 → 500, ≤ -32600 → 400, -32007 → 4
   t.is(s(-1), 200);
   t.is(s(-32000), 200);
 });
+
+/** The rows of a Markdown table in docs/reference/errors.md whose first cell is a `name`, as cells. */
+function docRows(doc: string, header: string): Map<string, string[]> {
+  const start = doc.indexOf(header);
+  if (start < 0) throw new Error(`docs/reference/errors.md has no table ${header}`);
+  const rows = new Map<string, string[]>();
+  for (const line of doc.slice(start).split('\n').slice(2)) {
+    if (!line.startsWith('|')) break;
+    const cells = line.split(' | ').map((c) => c.replace(/^\| ?| ?\|$/g, '').trim());
+    const name = /^`([A-Za-z_]+)`$/.exec(cells[0]!)?.[1];
+    if (name === undefined) throw new Error(`a row without a name: ${line}`);
+    if (rows.has(name)) throw new Error(`${name} is listed twice`);
+    rows.set(name, cells);
+  }
+  return rows;
+}
+
+test('docs/reference/errors.md lists every protocol error of the table, by name, with its code, message and HTTP status, and no other', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const { fixture } = await import('./helpers/fixtures.js');
+  const doc = readFileSync(fixture('../../docs/reference/errors.md'), 'utf8');
+  const rows = docRows(doc, '| name | code | message | HTTP | when |');
+  // Statuses set by the transport rather than by httpStatusFor: a non-POST is 405; a cancelled call is never answered.
+  const status: Partial<Record<keyof typeof RPC, string>> = { HTTP_METHOD: '405', CALL_CANCELLED: '—' };
+  for (const [name, { code, message }] of Object.entries(RPC) as [keyof typeof RPC, { code: number; message: string }][]) {
+    const row = rows.get(name);
+    if (!row) {
+      t.fail(`${name} (${code}) is missing from docs/reference/errors.md`);
+      continue;
+    }
+    const [, codeCell, messageCell, httpCell] = row;
+    t.is(codeCell, String(code), name);
+    t.true(messageCell!.startsWith(message), `${name}: "${messageCell}" does not start with "${message}"`);
+    t.is(httpCell, status[name] ?? String(httpStatusFor({ code, message })), name);
+  }
+  t.deepEqual([...rows.keys()].filter((n) => !(n in RPC)), [], 'rows naming no entry of the table');
+  t.true(rows.has('RATE_LIMITED') && rows.has('TOO_MANY_CONNECTIONS') && rows.has('HTTP_METHOD') && rows.has('HTTP_FRAMING'));
+
+  const kinds = docRows(doc, '| name | code | fc name | what |');
+  for (const [name, kind] of Object.entries(FC)) t.deepEqual(kinds.get(name)?.slice(1), [String(kind.code), `\`${kind.name}\``, kind.what], name);
+  t.is(kinds.size, Object.keys(FC).length);
+});

@@ -111,12 +111,12 @@ test('GET /metrics: calls by set, method and outcome, refusals by limit, failed 
   t.is(m.get('process_cpu_user_seconds_total')?.type, 'counter');
   t.true(v('process_resident_memory_bytes')! > 0);
   t.is(m.get('nodejs_eventloop_lag_seconds')?.type, 'gauge');
-  // Every metric of the node's own says what it is, and the README documents it.
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  // Every metric of the node's own says what it is, and docs/reference/metrics.md documents it.
+  const readme = readFileSync(path.join(root, 'docs/reference/metrics.md'), 'utf8');
   for (const f of m.values()) {
     if (!f.name.startsWith('graphene_rpc_')) continue;
     t.not(f.help, '', `${f.name} has no help`);
-    t.true(readme.includes(`\`${f.name}\``), `README does not document ${f.name}`);
+    t.true(readme.includes(`\`${f.name}\``), `docs/reference/metrics.md does not document ${f.name}`);
   }
 
   // A closed connection leaves the gauges.

@@ -1,7 +1,7 @@
 // src/api/unkept.ts is the one list of calls about subsystems this chain does not keep. These tests
-// hold the node, the handler sources and the README to it: each listed call answers as listed on a
-// fresh chain, no other database_api handler writes a fixed empty answer, and the README's table
-// names exactly the listed calls.
+// hold the node, the handler sources and the docs to it: each listed call answers as listed on a
+// fresh chain, no other database_api handler writes a fixed empty answer, and docs/api/core-compatibility.md's
+// table names exactly the listed calls.
 import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
 import { UNKEPT, type Unkept } from '../src/api/unkept.js';
@@ -113,11 +113,11 @@ test('no database_api handler writes a fixed empty answer except through the tab
   t.true(files > 5);
 });
 
-test('the README table of calls answered as "no such objects" names exactly the listed calls', (t) => {
-  const readme = readFileSync(`${root}/README.md`, 'utf8');
-  const start = readme.indexOf('#### Answered as "no such objects"');
+test('docs/api/core-compatibility.md\'s table of calls answered as "no such objects" names exactly the listed calls', (t) => {
+  const readme = readFileSync(`${root}/docs/api/core-compatibility.md`, 'utf8');
+  const start = readme.indexOf('### Answered as "no such objects"');
   t.true(start >= 0);
-  const end = readme.indexOf('\n#### ', start + 1);
+  const end = readme.indexOf('\n### ', start + 1);
   const byAccess = new Map(Object.values(GETTER_SETS).map((s) => [s.accessName, s.name]));
   const named: string[] = [];
   for (const row of readme.slice(start, end).split('\n').filter((l) => l.startsWith('| `'))) {
