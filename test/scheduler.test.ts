@@ -109,13 +109,24 @@ test('while a light task runs, a few more light calls wait for it to come back (
   tasks[0]!.finish();
   await settle();
   t.deepEqual(tasks[1]!.calls.map((c) => c.method), ['b0', 'b1'], 'they go together once the task is back');
-  // The task that carries them is slow: the next few wait no more than HOLD_LIGHT_MS for it.
+  // More, but less than a whole task's worth, wait too; a whole task's worth wakes a worker.
+  const more = MAX_CALLS_PER_TASK - 1;
+  for (let i = 0; i < more; i++) void s.submit(owner(), 'light', task(`m${i}`));
+  await settle();
+  t.is(tasks.length, 2, `${more} calls wait for the light task in the pool`);
+  void s.submit(owner(), 'light', task('full'));
+  await settle();
+  t.is(tasks.length, 3, 'a whole task\'s worth goes to a sleeping worker at once');
+  t.is(tasks[2]!.calls.length, MAX_CALLS_PER_TASK);
+  tasks[2]!.finish();
+  await settle();
+  // The task that carries b0 and b1 is slow: the next calls wait no longer than the hold for it.
   void s.submit(owner(), 'light', task('c0'));
   await settle();
-  t.is(tasks.length, 2);
+  t.is(tasks.length, 3);
   const held = performance.now();
-  while (tasks.length === 2 && performance.now() - held < 5000) await new Promise((r) => setTimeout(r, 1));
-  t.deepEqual(tasks[2]?.calls.map((c) => c.method), ['c0'], 'past the hold the held call goes to an idle worker');
+  while (tasks.length === 3 && performance.now() - held < 5000) await new Promise((r) => setTimeout(r, 1));
+  t.deepEqual(tasks[3]?.calls.map((c) => c.method), ['c0'], 'past the hold the held call goes to an idle worker');
   t.true(performance.now() - held >= holdLightMs - 1);
   t.true(HOLD_LIGHT_MS <= 2, 'the node holds light calls for a millisecond or two at most');
   // With every worker busy with heavy calls, nothing is held: light tasks are never held behind heavy ones.

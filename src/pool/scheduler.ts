@@ -16,10 +16,12 @@
 //    order can still be chosen, instead of in piscina's FIFO;
 //  - tasks are still built at the end of an event-loop turn (setImmediate), so the calls of one
 //    turn travel together, and again whenever a task comes back;
-//  - a sleeping worker is woken only for SPREAD_FROM_CALLS light calls or more: fewer wait (at most
-//    HOLD_LIGHT_MS) for a light task in the pool to come back and go with the next one. Each task
-//    costs a crossing and a wake whatever it carries, so tasks of one or two calls spread over many
-//    workers made every added worker raise the CPU a call costs;
+//  - while a light task is in the pool, light calls that arrive wait for it to come back and go
+//    together in the next task, until a whole task's worth (MAX_CALLS_PER_TASK) waits or the first
+//    has waited HOLD_LIGHT_MS: only then is a sleeping worker woken. Each task costs a crossing and
+//    a wake whatever it carries, so spreading whatever had arrived over every idle worker made each
+//    added worker raise the CPU a call costs. An idle pool still gets a few calls in one task and
+//    many spread, SPREAD_FROM_CALLS or more to each worker woken;
 //  - an owner's queued calls are dropped once it has closed: they never run (they are answered
 //    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
 //    its running ones are cancelled: each call in the pool has a cancel slot (CallPool.cancel), set
@@ -94,10 +96,10 @@ export const QUANTUM: Readonly<Record<CostClass, number>> = Object.freeze({ ligh
  */
 export const SPREAD_FROM_CALLS = 8;
 /**
- * ms a few light calls (fewer than SPREAD_FROM_CALLS) may wait for a task to come back while a worker
- * runs light calls and others sleep, rather than wake a sleeping worker for them. A light task is
- * back well within this (a few calls of tens of µs each); the bound only matters when one is slow,
- * and then the held calls go to a sleeping worker at once.
+ * ms light calls may wait for a light task in the pool to come back, rather than wake a sleeping
+ * worker for them. A light task is back well within this when its worker keeps up (tens of calls
+ * of a few µs each); when it does not, or one of its calls is slow, the held calls go to a sleeping
+ * worker after this long.
  */
 export const HOLD_LIGHT_MS = 1;
 /** ms between two looks for tasks past their hard bound, while any task is in the pool. */
@@ -185,6 +187,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   let scheduled = false;
   // Looks again HOLD_LIGHT_MS after light calls were held back, in case no task comes back by then.
   let holdTimer: NodeJS.Timeout | undefined;
+  // When light calls were first held back (performance.now()), while they are.
+  let heldSince: number | undefined;
   // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
   const bounded = new Map<TaskSignal, number>();
   // Signals not aborted are used again: piscina removes its listener when a task is done.
@@ -323,6 +327,9 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       holdTimer = undefined;
     }
     const now = performance.now();
+    // Light calls were already out when this fill began: what waits may wait for them (below).
+    const lightOut = tasks > heavyTasks;
+    const holdOver = heldSince !== undefined && now - heldSince >= holdLightMs;
     while (tasks < maxTasks && ring.light.size > 0) {
       const idle = pool.workers - tasks;
       let size: number;
@@ -330,13 +337,20 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         // Every worker has a task: what waits goes in one task that is ready when a worker is (no
         // thread is woken for it), so the crossing is paid once for all of it.
         size = Math.min(MAX_CALLS_PER_TASK, queuedIn.light);
-      } else if (tasks > heavyTasks && queuedIn.light < SPREAD_FROM_CALLS && now - oldestLight() < holdLightMs) {
-        // A worker is running light calls and a few more wait: they go with the next task, when a
-        // task comes back (or HOLD_LIGHT_MS after the oldest came), rather than wake another worker
-        // for a task of one or two. Woken for a few calls each, every added worker made a call cost
-        // more (README "Workers that cost nothing while idle").
-        holdTimer ??= setTimeout(later, holdLightMs).unref();
-        break;
+      } else if (lightOut && !holdOver) {
+        // A worker is running light calls: what arrives meanwhile goes with the next task, when a
+        // task comes back, rather than wake another worker, until a whole task's worth waits (it
+        // goes, and the rest waits on) or the first held call has waited HOLD_LIGHT_MS. One worker
+        // that keeps up with the front end then takes all the light calls, in tasks of many; a
+        // second is woken only when one cannot keep up. Woken for whatever had arrived, every added
+        // worker made a call cost more: more tasks, each a crossing and a wake (README "Workers
+        // woken only for enough calls").
+        if (queuedIn.light < MAX_CALLS_PER_TASK) {
+          heldSince ??= now;
+          holdTimer ??= setTimeout(later, Math.max(0, holdLightMs - (now - heldSince))).unref();
+          break;
+        }
+        size = MAX_CALLS_PER_TASK;
       } else {
         // Spread over the idle workers, but never fewer than SPREAD_FROM_CALLS calls to a woken one
         // (an idle pool gets a few calls in one task): a wake costs both threads more than a few
@@ -348,6 +362,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (items.length === 0) break; // every owner with calls waiting is paused
       send('light', items);
     }
+    // The hold ends when nothing light waits; calls left waiting keep the time the hold began.
+    if (queuedIn.light === 0) heldSince = undefined;
     const heavyCap = now - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
     while (tasks < maxTasks && heavyTasks < heavyCap && ring.heavy.size > 0) {
       const size = Math.min(HEAVY_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.heavy / (maxTasks - tasks))));
@@ -355,13 +371,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (items.length === 0) break;
       send('heavy', items);
     }
-  };
-
-  /** When the longest-waiting light call was queued (performance.now()); +Infinity when none waits. */
-  const oldestLight = (): number => {
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const list of ring.light.values()) if (list.length > 0 && list[0]!.at < oldest) oldest = list[0]!.at;
-    return oldest;
   };
 
   const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void => {
