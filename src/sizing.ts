@@ -1,7 +1,7 @@
 // How many front ends (serving processes) and worker threads a node runs when left to choose
 // (`--processes auto`, `--workers auto`, the defaults): sized from the CPUs this process may use.
 //
-// The rule, from the 16-core measurements in bench/results/ (docs: "Sizing"):
+// The rule, from the 16-core measurements (README "Automatic sizes"):
 //  - one front end per FRONT_END_CPUS CPUs. A front end is one thread: it bounds what its process
 //    carries (about 130,000 small or 45,000 history calls/s on a Xeon core), so a big machine needs
 //    several; but each costs a process (its heap, its V8 and libuv threads), and past one per four

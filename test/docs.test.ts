@@ -15,6 +15,19 @@ test('docs/reference/options.md documents every option', (t) => {
   for (const o of OPTIONS) t.true(doc.includes(`\`--${o.name}\``), `--${o.name} is missing from docs/reference/options.md`);
 });
 
+test('docs/reference/options.md and config/config.ini give each option the default the code has', (t) => {
+  const doc = readFileSync(`${root}/docs/reference/options.md`, 'utf8').split('\n');
+  const ini = readFileSync(`${root}/config/config.ini`, 'utf8').split('\n');
+  for (const o of OPTIONS) {
+    const row = doc.find((l) => l.startsWith(`| \`--${o.name}\` |`));
+    const shown = row?.split('|')[2]?.trim();
+    // An option without a default value describes what it falls back to instead.
+    if (o.default !== null && o.default !== '') t.is(shown, o.default, `--${o.name} in docs/reference/options.md`);
+    const line = ini.find((l) => l.startsWith(`# ${o.name} = `));
+    t.is(line?.slice(`# ${o.name} = `.length), o.default ?? '', `${o.name} in config/config.ini`);
+  }
+});
+
 test('config/config.ini lists every option, and uncommented it is a valid config', (t) => {
   const text = readFileSync(`${root}/config/config.ini`, 'utf8');
   for (const o of OPTIONS) t.true(text.includes(`# ${o.name} = `), `${o.name} is missing from config.ini`);
@@ -155,7 +168,9 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm run generate -- --data-dir data-market --accounts 2000 --operations 50000 --orders 20000': 'test/generate.test.ts (a smaller chain with --orders)',
   'npm start -- --data-dir data-big': 'test/bench.test.ts (serves a generated chain)',
   'npm run bench                      # full run: generates the default chain once (bench/data/), then ~10 minutes': 'test/bench.test.ts (--tiny)',
-  'npm run bench -- --quick           # under two minutes: a 2,000-account chain, shorter runs': 'test/bench.test.ts (--tiny)',
+  'npm run bench -- --quick           # a 2,000-account chain, shorter runs (a few minutes)': 'test/bench.test.ts (--tiny)',
+  'node bin/graphene-rpc.js bench --quick --scenarios http-small,ws-small,ws-history --workers 1,2,4,8 --processes 1,2,4 --auto yes --cluster 12 --paired-rounds 0 --scaling-check no --out /tmp/res':
+    'test/bench.test.ts (the same options at --tiny sizes)',
   'npm run bench -- --tiny            # a few seconds, figures meaningless; the test suite\'s smoke test': 'test/bench.test.ts',
   'npm run bench -- --workers 1,2,4,8 --p99-target 10 --data-dir data-big --out my-results': 'test/bench.test.ts (--tiny)',
   'npm run bench -- --scenarios ws-small,ws-history --workers 2   # only some scenarios': 'test/bench.test.ts (--scenarios)',
