@@ -117,7 +117,15 @@ export const ASSERT = {
   ID_SECOND_DOT: 'second_dot != std::string::npos: Missing the second dot',
   ID_SPACE_PART: 'first_dot != 0: Missing the space part',
   ID_TYPE_PART: 'second_dot != first_dot+1: Missing the type part',
-  ID_TYPE_MISMATCH: "type_id == TypeID && space_id == SpaceID: Space.Type.0 (${SpaceID}.${TypeID}.0) doesn't match expected value ${var}",
+  ID_TYPE_MISMATCH:
+    "fc::to_uint64( s.substr( 0, first_dot ) ) == SpaceID && fc::to_uint64( s.substr( first_dot+1, (second_dot-first_dot)-1 ) ) == TypeID: Space.Type.0 (${SpaceID}.${TypeID}.0) doesn't match expected value ${var}",
+  /** object_id_type (an id of any space and type, as get_objects takes) */
+  ID_SPACE_OVERFLOW: 'space_id <= graphene::db::object_id_type::one_byte_mask: space overflow',
+  ID_TYPE_OVERFLOW: 'type_id <= graphene::db::object_id_type::one_byte_mask: type overflow',
+  /** object_id<S,T>::validate() */
+  ID_INSTANCE_OVERFLOW: '(instance.value >> instance_bits) == 0: instance overflow',
+  /** object_id_type::reset() */
+  ID_INSTANCE_OVERFLOW_UNTYPED: 'i >> instance_bits == 0: instance overflow',
   EXPECTED_ARRAY: 'is_array(): Expected an array, got ${type}',
   ENDPOINT: 'parse_endpoint(ep): Expected an endpoint of the form IP:port, got ${endpoint}',
   // The deposit feed (deposits_api), this node's own: worded as Core words its checks.

@@ -241,6 +241,28 @@ test('get_account_history keeps Core edge cases: 1.11.0 as start is newest, as s
   t.regex(bad.error.message, /doesn't match expected value 1\.2\.0/);
 });
 
+test('get_account_history reads operation ids as Core 7.0 does: a sign is read, and "1.11.-1" overflows the 48-bit instance', async (t) => {
+  const { node, ops } = await historyChain(t);
+  const url = node.httpUrl;
+  const nathan = ops.filter((o) => o.accounts.includes(6)).map((o) => o.id).reverse();
+  // fc::to_uint64 is boost::lexical_cast<uint64_t>: "+4" is 4 and "-0" is 0 (the newest, as "1.11.0")
+  t.deepEqual(ids(await http(url, 'get_account_history', ['nathan', '1.11.0', 100, `1.11.+${nathan[1]}`])), nathan.slice(1));
+  t.deepEqual(ids(await http(url, 'get_account_history', ['nathan', '1.11.-0', 100, '1.11.-0'])), nathan);
+  // "-1" wraps to 2^64-1, which object_id<1,11>'s validate() refuses (Core before 6.1 took it as the newest)
+  for (const [stop, start] of [['1.11.0', '1.11.-1'], ['1.11.-1', '1.11.0'], ['1.11.0', `1.11.${MAX + 1}`]]) {
+    const reply = await http(url, 'get_account_history', ['1.2.6', stop, 100, start]);
+    t.is(reply.error?.code, 10, `${stop} ${start}`);
+    t.is(reply.error.message, 'Execution error: Assert Exception: (instance.value >> instance_bits) == 0: instance overflow');
+    const wrapped = (stop === '1.11.-1' || start === '1.11.-1') ? '18446744073709551615' : String(MAX + 1);
+    t.deepEqual(reply.error.data.stack[0].data, { instance: wrapped });
+  }
+  // what lexical_cast refuses stays a parse error; a wrong space or type is named before the instance is read
+  const parse = await http(url, 'get_account_history', ['1.2.6', '1.11.0', 100, '1.11.--1']);
+  t.is(parse.error.message, "Execution error: Parse Error: Couldn't parse uint64_t");
+  const other = await http(url, 'get_account_history', ['1.2.6', '1.11.0', 100, '1.2.-1']);
+  t.regex(other.error.message, /doesn't match expected value 1\.2\.-1$/);
+});
+
 test('get_relative_account_history works on 1-based sequences, clamps start to total_ops, includes both ends', async (t) => {
   const { node, model, ops } = await historyChain(t);
   const url = node.httpUrl;

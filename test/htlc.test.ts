@@ -23,16 +23,19 @@ const MAX_TIMEOUT = 30 * 86400;
 
 type Obj = Record<string, any>;
 
-/** The bundled genesis with the committee's HTLC options in its chain parameters, as Core's genesis carries them. */
-function htlcGenesis(t: ExecutionContext): string {
+/** The bundled genesis with other chain parameter extensions (the committee's HTLC options), as Core's genesis carries them. */
+function genesisWithExtensions(t: ExecutionContext, extensions: Record<string, unknown>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'graphene-rpc-htlc-genesis-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const g = JSON.parse(readFileSync(BUNDLED_GENESIS, 'utf8'));
-  g.initial_parameters.extensions = { updatable_htlc_options: { max_timeout_secs: MAX_TIMEOUT, max_preimage_size: 1024 } };
+  g.initial_parameters.extensions = extensions;
   const file = path.join(dir, 'genesis.json');
   writeFileSync(file, JSON.stringify(g, null, 2));
   return file;
 }
+
+/** A small preimage limit, so that the refusal of a longer one can be shown. */
+const htlcGenesis = (t: ExecutionContext): string => genesisWithExtensions(t, { updatable_htlc_options: { max_timeout_secs: MAX_TIMEOUT, max_preimage_size: 1024 } });
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
 const ripemd160 = (b: Buffer) => createHash('ripemd160').update(b).digest();
@@ -198,8 +201,21 @@ test('an HTLC not redeemed by its expiration goes back to its sender at the bloc
   t.regex((await x.tryBroadcast([htlcRedeem(id, NATHAN, preimage)], [DEV_KEY]))!, /Unable to find Object/);
 });
 
-test('a chain whose parameters carry no HTLC options refuses htlc_create as Core does', async (t) => {
+test('the bundled devnet genesis sets the committee\'s HTLC options, so htlc_create and htlc_redeem work on the devnet', async (t) => {
   const d = await devnet(t);
+  await d.generate(1);
+  t.deepEqual((await d.call('database', 'get_global_properties', [])).parameters.extensions, { updatable_htlc_options: { max_timeout_secs: 2592000, max_preimage_size: 1024000 } });
+  const preimage = Buffer.from('foobar');
+  const id = await d.call('database', 'get_next_object_id', [1, 16, true]);
+  await d.broadcast([htlcCreate(NATHAN, '1.2.0', 10_000, preimage, { claim: 2592000 })], [DEV_KEY]);
+  t.is((await d.object(id))!.transfer.amount, 10_000);
+  await d.broadcast([htlcRedeem(id, NATHAN, preimage)], [DEV_KEY]);
+  t.is(await d.object(id), null);
+  t.regex((await d.tryBroadcast([htlcCreate(NATHAN, '1.2.0', 1, preimage, { claim: 2592001 })], [DEV_KEY]))!, /HTLC Timeout exceeds allowed length/);
+});
+
+test('a chain whose parameters carry no HTLC options refuses htlc_create as Core does', async (t) => {
+  const d = await devnet(t, { 'genesis-json': genesisWithExtensions(t, {}) });
   await d.generate(1);
   t.regex((await d.tryBroadcast([htlcCreate(NATHAN, '1.2.0', 1, Buffer.from('x'))], [DEV_KEY]))!, /htlc_options: HTLC Committee options are not set\./);
 });

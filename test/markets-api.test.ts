@@ -148,6 +148,27 @@ test('place an order, see it in the book and the account, get it partly filled b
   t.deepEqual(await call(url, 'database', 'get_account_balances', ['alice', ['1.3.0']]), [{ amount: 100_000_000 - 1_000_000 - 500_000 + 600_000, asset_id: '1.3.0' }]);
 });
 
+test('get_ticker of a market that has not traded is the empty ticker, orders on its book or not, as Core 7.0 answers it', async (t) => {
+  const { httpUrl: url } = await market(t);
+  // alice bids and bob asks far apart: two orders on the book, no trade, so no market_ticker_object.
+  await submit(url, [placeAlice()]);
+  await submit(url, [op.limitOrderCreate(BOB, [2_000, GOLD], [600_000, '1.3.0'])]);
+  const book = await call(url, 'database', 'get_order_book', ['BTS', 'GOLD', 10]);
+  t.deepEqual([book.bids.map((o: { price: string }) => o.price), book.asks.map((o: { price: string }) => o.price)], [['20'], ['30']]);
+  // database_api.cpp get_ticker: without a ticker object (the market_history plugin makes one at the
+  // first fill) it returns market_ticker(now, base, quote), all "0", and never reads the book.
+  const head = (await call(url, 'database', 'get_dynamic_global_properties', [])).time;
+  const zero = { latest: '0', lowest_ask: '0', lowest_ask_base_size: '0', lowest_ask_quote_size: '0', highest_bid: '0', highest_bid_base_size: '0', highest_bid_quote_size: '0', percent_change: '0', base_volume: '0', quote_volume: '0' };
+  t.deepEqual(await call(url, 'database', 'get_ticker', ['BTS', 'GOLD']), { time: head, base: 'BTS', quote: 'GOLD', ...zero });
+  t.deepEqual(await call(url, 'database', 'get_ticker', ['GOLD', 'BTS']), { time: head, base: 'GOLD', quote: 'BTS', ...zero });
+  t.deepEqual(await call(url, 'database', 'get_top_markets', [10]), []);
+
+  // After the first fill the ticker object exists, and the best bid and ask come from the book.
+  await submit(url, [op.limitOrderCreate(BOB, [1_000, GOLD], [10_000, '1.3.0'])]);
+  const ticker = await call(url, 'database', 'get_ticker', ['BTS', 'GOLD']);
+  t.like(ticker, { latest: '20', highest_bid: '20', lowest_ask: '30', lowest_ask_quote_size: '0.2000', lowest_ask_base_size: '6', mto_id: '5.2.0' });
+});
+
 test('market reads keep Core order of checks, limits and refusals', async (t) => {
   const { httpUrl: url } = await market(t);
   const error = async (set: string, method: string, params: unknown[]) => (await rpc(url, set, method, params)).error?.message as string;

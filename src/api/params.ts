@@ -4,7 +4,7 @@
 
 import { ASSERT, FC, RpcError, assertError, fcError } from '../errors.js';
 import { parseFcTime } from '../chain/fc-json.js';
-import { readObjectId, type ObjectIdParts } from '../chain/object-id.js';
+import { MAX_INSTANCE, MAX_SPACE_OR_TYPE, fcToUint64, type ObjectIdParts } from '../chain/object-id.js';
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v);
 
@@ -157,30 +157,45 @@ export function asByteArray(v: unknown, n: number): Uint8Array {
 
 export type ParsedId = ObjectIdParts;
 
-/** object_id_type from a string, with object_id.hpp's checks, in its order. */
+/**
+ * An object id from a string, as BitShares Core 7.0's from_variant reads it (protocol/object_id.hpp):
+ * `object_id_type` without `expect`, `object_id<SpaceID, TypeID>` with it. Each part is read with
+ * fc::to_uint64 (lexical_cast: a sign is accepted and a minus wraps, so "1.11.-1" has the instance
+ * 2^64-1, which the 48-bit check then refuses). The checks and their texts are Core's, in its order.
+ */
 export function asObjectId(v: unknown, expect?: { space: number; type: number }): ParsedId {
-  const id = readObjectId(v);
-  switch (id) {
-    case 'not-a-string':
-      throw badCast(v, 'string');
-    case 'missing-first-dot':
-      throw new RpcError(assertError(ASSERT.ID_FIRST_DOT));
-    case 'missing-space':
-      throw new RpcError(assertError(ASSERT.ID_SPACE_PART));
-    case 'missing-second-dot':
-      throw new RpcError(assertError(ASSERT.ID_SECOND_DOT));
-    case 'missing-type':
-      throw new RpcError(assertError(ASSERT.ID_TYPE_PART));
-    case 'not-a-number':
-      throw parseFail('uint64_t');
-    case 'space-or-type-out-of-range':
-    case 'instance-out-of-range':
-      throw new RpcError(assertError('false: Object id part out of range: ${id}', { id: v }));
+  if (typeof v !== 'string') throw badCast(v, 'string');
+  const first = v.indexOf('.');
+  if (first < 0) throw new RpcError(assertError(ASSERT.ID_FIRST_DOT));
+  if (first === 0) throw new RpcError(assertError(ASSERT.ID_SPACE_PART));
+  const second = v.indexOf('.', first + 1);
+  if (second < 0) throw new RpcError(assertError(ASSERT.ID_SECOND_DOT));
+  if (second === first + 1) throw new RpcError(assertError(ASSERT.ID_TYPE_PART));
+  const part = (from: number, to?: number): bigint => {
+    const n = fcToUint64(v.slice(from, to));
+    if (n === undefined) throw parseFail('uint64_t');
+    return n;
+  };
+  let space: bigint;
+  let type: bigint;
+  if (expect) {
+    // `to_uint64(space) == SpaceID && to_uint64(type) == TypeID`: the type is not read when the space differs
+    space = part(0, first);
+    if (space !== BigInt(expect.space) || (type = part(first + 1, second)) !== BigInt(expect.type)) {
+      throw new RpcError(assertError(ASSERT.ID_TYPE_MISMATCH, { TypeID: expect.type, SpaceID: expect.space, var: v }));
+    }
+  } else {
+    space = part(0, first);
+    if (space > BigInt(MAX_SPACE_OR_TYPE)) throw new RpcError(assertError(ASSERT.ID_SPACE_OVERFLOW));
+    type = part(first + 1, second);
+    if (type > BigInt(MAX_SPACE_OR_TYPE)) throw new RpcError(assertError(ASSERT.ID_TYPE_OVERFLOW));
   }
-  if (expect && (id.space !== expect.space || id.type !== expect.type)) {
-    throw new RpcError(assertError(ASSERT.ID_TYPE_MISMATCH, { SpaceID: expect.space, TypeID: expect.type, var: v }));
+  const instance = part(second + 1);
+  if (instance > BigInt(MAX_INSTANCE)) {
+    // fc prints a uint64 above 2^32 in quotes (json::stringify_large_ints_and_doubles)
+    throw new RpcError(assertError(expect ? ASSERT.ID_INSTANCE_OVERFLOW : ASSERT.ID_INSTANCE_OVERFLOW_UNTYPED, { instance: instance.toString() }));
   }
-  return id;
+  return { space: Number(space), type: Number(type), instance: Number(instance) };
 }
 
 /**

@@ -41,7 +41,7 @@ const accountIdText = (instance: number): string => `1.2.${instance}`;
 /** An account id's instance; anything else fails as Core's conversion to account_id_type does. */
 function accountInstance(id: unknown): number {
   const p = objectIdParts(id);
-  if (!p || p.space !== 1 || p.type !== 2) throw new RpcError(assertError(ASSERT.ID_TYPE_MISMATCH, { SpaceID: 1, TypeID: 2, var: id }));
+  if (!p || p.space !== 1 || p.type !== 2) throw new RpcError(assertError(ASSERT.ID_TYPE_MISMATCH, { TypeID: 2, SpaceID: 1, var: id }));
   return p.instance;
 }
 

@@ -10,7 +10,7 @@
 // .updatable_htlc_options ({max_timeout_secs, max_preimage_size}), set in the genesis file's
 // initial_parameters as Core reads them. A chain whose parameters lack them refuses htlc_create, as
 // Core does ("HTLC Committee options are not set."); this chain has no committee proposals to set
-// them later, so a chain that wants HTLCs names them in its genesis.
+// them later, so a chain that wants HTLCs names them in its genesis, as the bundled devnet genesis does.
 //
 // Indexes (store.ts, htlcIndex): [0, expiration, instance] (by_expiration), [1, from, instance]
 // (by_from_id), [2, to, instance] (by_to_id).

@@ -24,18 +24,43 @@ export type ObjectIdFault =
 export const MAX_SPACE_OR_TYPE = 0xff;
 export const MAX_INSTANCE = 0xffffffffffff;
 
+const UINT64 = 1n << 64n;
+
 /**
- * The number the ASCII digits of v[from, to) write, or -1 when that is empty or holds anything else.
- * Read in one pass, with nothing allocated: ids are parsed for every argument and every stored object
- * a call looks inside (an order book of 100 orders parses some 300). Past 2^53 the value is not
- * exact, but it stays above the limits it is compared with.
+ * `fc::to_uint64` (bitshares-fc src/string.cpp): `boost::lexical_cast<uint64_t>(i.c_str())`. It reads
+ * the text up to its first NUL: an optional sign, then one or more ASCII digits, nothing else; the
+ * digits must fit in 64 bits, and a minus wraps them (2^64 - n: "-1" is 2^64-1, "-0" is 0).
+ * undefined where lexical_cast throws.
+ */
+export function fcToUint64(text: string): bigint | undefined {
+  const nul = text.indexOf('\0');
+  const t = nul < 0 ? text : text.slice(0, nul);
+  const m = /^([+-]?)(\d+)$/.exec(t);
+  if (!m) return undefined;
+  const n = BigInt(m[2]!);
+  if (n >= UINT64) return undefined;
+  return m[1] === '-' && n !== 0n ? UINT64 - n : n;
+}
+
+/** fc::to_uint64 of v[from, to) as a number (inexact past 2^53, but above every limit it meets), or -1. */
+function exactAt(v: string, from: number, to: number): number {
+  const n = fcToUint64(v.slice(from, to));
+  return n === undefined ? -1 : Number(n);
+}
+
+/**
+ * The number v[from, to) writes as fc::to_uint64 reads it, or -1 where it refuses. Up to 15 plain
+ * digits are read in one pass, with nothing allocated: ids are parsed for every argument and every
+ * stored object a call looks inside (an order book of 100 orders parses some 300). A sign, a NUL or
+ * a longer text (which may not fit in 64 bits) is rare, and read exactly.
  */
 function digitsAt(v: string, from: number, to: number): number {
   if (from >= to) return -1;
+  if (to - from > 15) return exactAt(v, from, to);
   let n = 0;
   for (let i = from; i < to; i++) {
     const d = v.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
+    if (d < 0 || d > 9) return exactAt(v, from, to);
     n = n * 10 + d;
   }
   return n;

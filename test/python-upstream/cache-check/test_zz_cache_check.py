@@ -8,6 +8,9 @@ import asyncio
 
 import pytest
 from bitshares.aio.account import Account
+from bitshares.aio.committee import Committee
+from graphenecommon.blockchainobject import Caching
+from graphenecommon.objectcache import ObjectCacheInMemory
 from bitshares.aio.witness import Witness
 
 
@@ -48,3 +51,19 @@ async def test_cache_c_allow(bitshares, default_account):
     Account.clear_cache()
     await bitshares.disallow("init1", account=default_account)
     assert (await bitshares.rpc.get_accounts([default_account]))[0]["active"]["account_auths"] == []
+
+
+@pytest.mark.asyncio
+async def test_cache_d_a_member_read_twice(bitshares, default_account):
+    # test_approve_disapprove_committee / _witness in a session of their own: approve's
+    # Committee("init5") reads the account to find the member (Committee.refresh), which caches the
+    # account under "init5"; disapprove's Committee("init5") then is that account.
+    # The cache as the suite has it: one for every class (the cases above gave Account its own), empty.
+    for cls in (Account, Committee, Witness):
+        if "_cache" in cls.__dict__:
+            delattr(cls, "_cache")
+    Caching._cache = ObjectCacheInMemory()
+    first = await Committee("init5")
+    assert first["vote_id"] == (await bitshares.rpc.get_committee_member_by_account("init5"))["vote_id"]
+    with pytest.raises(KeyError):
+        (await Committee("init5"))["vote_id"]
