@@ -120,6 +120,8 @@ export interface Config {
   readonly maxTransferSubscriptionsPerConnection: number;
   /** calls per second one WebSocket connection may make; 0: no limit */
   readonly maxCallsPerSecond: number;
+  /** ms a light call may run in its worker before it goes back to run as heavy (0: none) */
+  readonly lightSliceMs: number;
   /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
   readonly loginFailuresBeforeDelay: number;
   /** ms; the longest a throttled login attempt waits */
@@ -289,6 +291,13 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'max-json-depth', key: 'maxJsonDepth', kind: { type: 'int', min: 2, max: 10_000 }, default: '250', help: 'Deepest nesting of arrays and objects in a request (BitShares: 250)' },
   { name: 'max-pending-calls-per-connection', key: 'maxPendingCallsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Calls a WebSocket connection may have in flight; more get error -32009' },
   { name: 'max-queued-calls', key: 'maxQueuedCalls', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '10000', help: 'Calls the node may hold for its worker pool (waiting or running); more get error -32010' },
+  {
+    name: 'light-slice-ms',
+    key: 'lightSliceMs',
+    kind: { type: 'int', min: 0, max: 1000 },
+    default: '5',
+    help: 'Milliseconds a call guessed light may run in its worker; past it the call stops and runs again as heavy, and calls of its method and argument size that do so 3 times are heavy from the start (0: no slice)',
+  },
   { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
   { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },
   { name: 'max-ids-per-call', key: 'maxIdsPerCall', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '1000', help: 'Ids or names one call may carry where Core sets no limit (get_objects, get_accounts, lookup_account_names, …)' },

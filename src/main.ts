@@ -17,6 +17,7 @@ import type { ChainWriter } from './chain/chain-writer.js';
 import { checkAddressPrefix, initChain } from './chain/writer.js';
 import { openPool, type CallPool } from './pool/pool.js';
 import { chainLookups } from './pool/lookups.js';
+import { LearntCosts } from './pool/learnt-costs.js';
 import { fairScheduler, type Scheduler } from './pool/scheduler.js';
 import { checkRegistry } from './api/registry.js';
 import { BlockProducer } from './chain/producer.js';
@@ -295,6 +296,8 @@ async function serveFrontEnd(p: {
   const parts: { pool?: CallPool; scheduler?: Scheduler; server?: RpcServer; transfers?: TransferFeed } = {};
   const buffered = bufferedBytes(config.maxBufferedBytes);
   const following = config.follow !== null;
+  // Cost classes learnt from light calls that used up their slice (the scheduler notes them, the schedule layer reads them).
+  const learnt = new LearntCosts();
   const metrics = nodeMetrics({
     connections: () => ({ ws: parts.server?.connections ?? 0, http: parts.server?.httpRequests ?? 0 }),
     pool: () => ({
@@ -303,6 +306,7 @@ async function serveFrontEnd(p: {
       busyWorkers: parts.pool?.busyWorkers ?? 0,
       workers: config.workers,
       replySlab: parts.pool?.replySlab ?? NO_SLAB,
+      slices: { learnt: learnt.learnt, kept: learnt.kept, requeued: learnt.requeued, ranLong: learnt.ranLong },
     }),
     head: () => {
       const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string; last_irreversible_block_num: number };
@@ -330,6 +334,8 @@ async function serveFrontEnd(p: {
     get maxQueued() {
       return options.current.maxQueuedCalls;
     },
+    lightSliceMs: config.lightSliceMs,
+    learnt,
     timing: metrics.poolTiming,
   }));
   const chain = chainLookups(scheduler);
@@ -363,7 +369,7 @@ async function serveFrontEnd(p: {
     storeChanged: () => pool.storeChanged(),
     log,
   };
-  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls });
+  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls, learnt });
   let closing: Promise<void> | undefined;
   let server: RpcServer;
   try {

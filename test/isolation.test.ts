@@ -377,3 +377,21 @@ test('fair scheduling: a prober\'s cheap calls are all served while a connection
   // Not timing: the order of completions. Served in one FIFO, each probe would wait behind every heavy call sent before it.
   t.true(attackerReplies < n / 2, `the prober's ${probes} calls were served while the attacker had ${n - attackerReplies} of its ${n} calls unanswered`);
 });
+
+test('light-slice-ms: a call guessed light that uses up its slice runs again as heavy with the right answer, and its shape is heavy from the start after 3 strikes', async (t) => {
+  const { httpUrl, port } = await startTestNode(t, { 'light-slice-ms': '1', 'max-calls-per-second': '0' });
+  // One object of 5,000 operations: light by its argument's shape, some milliseconds of packing.
+  const op = [0, { fee: { amount: 100, asset_id: '1.3.0' }, from: '1.2.6', to: '1.2.7', amount: { amount: 1, asset_id: '1.3.0' }, extensions: [] }];
+  const trx = { ref_block_num: 0, ref_block_prefix: 0, expiration: '2030-01-01T00:00:00', operations: Array.from({ length: 5000 }, () => op), extensions: [], signatures: [] };
+  const body = callText(1, 'get_transaction_hex', [trx]);
+  const replies: string[] = [];
+  for (let i = 0; i < 5; i++) replies.push((await httpPost(httpUrl, body)).text);
+  for (const r of replies) t.regex(r, /^\{"id":1,"result":"[0-9a-f]+"\}$/, 'answered in full, never with the slice as an error');
+  t.true(new Set(replies).size === 1, 'the same answer whether it ran as light, again as heavy, or heavy from the start');
+  const m = await metrics(port);
+  t.true(m('graphene_rpc_calls_requeued_heavy_total') + m('graphene_rpc_light_calls_ran_long_total') >= 3, 'its light runs used up their slice');
+  t.is(m('graphene_rpc_learnt_heavy_shapes'), 1, 'learnt: get_transaction_hex of about 5,000 operations is heavy');
+  // A small call is still light, and answered.
+  const small = await httpPost(httpUrl, callText(2, 'get_chain_id', []));
+  t.regex(small.text, /"result":"[0-9a-f]{64}"/);
+});

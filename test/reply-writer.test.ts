@@ -2,7 +2,7 @@
 // another into shared buffers, and each finished reply must stay exactly what its call wrote, whatever
 // the calls after it do (write little, outgrow the arena, fail half-way, fill it up).
 import test from 'ava';
-import { ARENA_BYTES, DEADLINE_CHECK_EVERY, ReplyArena, ReplyWriter } from '../workers/reply-writer.js';
+import { ARENA_BYTES, DEADLINE_CHECK_BYTES, DEADLINE_CHECK_EVERY, ReplyArena, ReplyWriter, SliceOver } from '../workers/reply-writer.js';
 
 const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 const LIMITS = { maxBytes: 1 << 30, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
@@ -77,4 +77,22 @@ test('rows written in one piece or turned down in bulk count for the look at the
   const ok = new ReplyWriter({ ...past, deadline: Number.POSITIVE_INFINITY });
   ok.rawRange(stored, 0, stored.length, 5 * DEADLINE_CHECK_EVERY);
   t.is(Buffer.from(ok.finish()).toString(), stored.toString());
+});
+
+test('a light call past its slice stops at its next look at the clock with SliceOver, remembered on the writer; large writes look at the clock by bytes too', (t) => {
+  // Few writes, each large: the look at the clock comes from the bytes, not the count of writes.
+  const past = new ReplyWriter({ ...LIMITS, sliceEnd: Date.now() - 1 });
+  const chunk = 'x'.repeat(DEADLINE_CHECK_BYTES / 2);
+  past.text('"').text(chunk);
+  t.throws(() => past.text(chunk), { instanceOf: SliceOver });
+  t.true(past.sliceOver, 'a handler that wraps the error cannot hide it');
+  // Without a slice, or before its end, the same writes go through.
+  const none = new ReplyWriter(LIMITS);
+  none.text('"').text(chunk).text(chunk).text(chunk).text('"');
+  t.false(none.sliceOver);
+  const ahead = new ReplyWriter({ ...LIMITS, sliceEnd: Date.now() + 60_000 });
+  t.notThrows(() => ahead.text(chunk).text(chunk).text(chunk));
+  // The budget's own error still comes first: a call past its deadline is over, not sliced.
+  const over = new ReplyWriter({ ...LIMITS, deadline: Date.now() - 1, budgetMs: 5, sliceEnd: Date.now() - 1 });
+  t.throws(() => over.checkDeadline(), { message: /time budget/ });
 });

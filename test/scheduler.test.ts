@@ -2,7 +2,8 @@
 // task, one worker is kept for light calls, the node-wide bound answers at once, and a closed
 // connection's waiting calls never run.
 import test from 'ava';
-import { MAX_CALLS_PER_TASK, type CallPool } from '../src/pool/pool.js';
+import { MAX_CALLS_PER_TASK, type CallPool, type TaskAnswers } from '../src/pool/pool.js';
+import { LearntCosts } from '../src/pool/learnt-costs.js';
 import { HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { costOf, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/pipeline/cost.js';
@@ -238,4 +239,85 @@ test('a connection\'s pipelined light calls travel together, a turn of a few at 
   for (let i = 0; i < 2; i++) owners.forEach((o, k) => void hs.submit(o, 'heavy', task(`h${k}-${i}`)));
   await settle();
   t.deepEqual(h.tasks.flatMap((x) => x.calls.map((c) => c.method)), ['h0-0', 'h1-0', 'h2-0', 'h0-1', 'h1-1', 'h2-1']);
+});
+
+test('a light call that used up its slice runs again as heavy, first among its owner\'s heavy calls; its shape gets a strike, and calls that ran long stand', async (t) => {
+  const tasks: { calls: PoolTask[]; finish: (slices?: { sliced: number[]; slow: number[] }) => void }[] = [];
+  const pool: Pick<CallPool, 'runTask' | 'workers'> = {
+    workers: 2,
+    runTask: (calls) =>
+      new Promise<TaskAnswers>((resolve) =>
+        tasks.push({
+          calls: calls.map((c) => ({ ...c })),
+          finish: (slices) => {
+            const out: TaskAnswers = calls.map((c) => new TextEncoder().encode(c.method));
+            if (slices) out.slices = slices;
+            resolve(out);
+          },
+        }),
+      ),
+  };
+  const learnt = new LearntCosts();
+  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt });
+  const owner = { isClosed: false, isPaused: false };
+  const answers: string[] = [];
+  const submit = (name: string, cost: CostClass, shape?: string) =>
+    s.queue(owner, cost, task(name), (a) => answers.push(a instanceof Uint8Array ? new TextDecoder().decode(a) : JSON.stringify(a)), shape);
+  submit('blocks', 'light', 'database.get_blocks:6');
+  submit('hex', 'light', 'database.get_transaction_hex:13');
+  submit('small', 'light', 'database.get_accounts:1');
+  await settle();
+  t.is(tasks.length, 1);
+  t.deepEqual(tasks[0]!.calls.map((c) => c.sliceMs), [5, 5, 5], 'light calls carry the slice');
+  tasks[0]!.finish({ sliced: [0], slow: [1] });
+  await settle();
+  t.deepEqual(answers, ['hex', 'small'], 'the call that ran long stands; the sliced one is not answered yet');
+  t.is(learnt.requeued, 1);
+  t.is(learnt.ranLong, 1);
+  t.is(learnt.kept, 2, 'both shapes got a strike');
+  const heavy = tasks[1]!;
+  t.deepEqual(heavy.calls.map((c) => c.method), ['blocks'], 'it runs again, as heavy');
+  t.is(heavy.calls[0]!.sliceMs, undefined, 'with no slice');
+  heavy.finish();
+  await settle();
+  t.deepEqual(answers, ['hex', 'small', 'blocks']);
+  t.is(s.queued + s.running, 0);
+});
+
+test('calls left unrun behind one that used up its slice are sent again at once, light, ahead of later calls', async (t) => {
+  const tasks: { calls: PoolTask[]; finish: (slices?: { sliced: number[]; slow: number[]; unrun?: number[] }) => void }[] = [];
+  const pool: Pick<CallPool, 'runTask' | 'workers'> = {
+    workers: 3,
+    runTask: (calls) =>
+      new Promise<TaskAnswers>((resolve) =>
+        tasks.push({
+          calls: calls.map((c) => ({ ...c })),
+          finish: (slices) => {
+            const out: TaskAnswers = calls.map((c) => new TextEncoder().encode(c.method));
+            if (slices) out.slices = slices;
+            resolve(out);
+          },
+        }),
+      ),
+  };
+  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt: new LearntCosts() });
+  const answers: string[] = [];
+  const submit = (owner: object, name: string) =>
+    s.queue(owner as { isClosed: boolean; isPaused: boolean }, 'light', task(name), (a) => answers.push(new TextDecoder().decode(a as Uint8Array)), `database.${name}:0`);
+  const attacker = { isClosed: false, isPaused: false };
+  const neighbour = { isClosed: false, isPaused: false };
+  submit(attacker, 'slow');
+  submit(neighbour, 'n1');
+  submit(neighbour, 'n2');
+  await settle();
+  t.deepEqual(tasks[0]!.calls.map((c) => c.method), ['slow', 'n1', 'n2']);
+  tasks[0]!.finish({ sliced: [0], slow: [], unrun: [1, 2] });
+  await settle();
+  t.deepEqual(answers, [], 'nothing answered from the stopped task');
+  const again = tasks.slice(1).map((x) => x.calls.map((c) => c.method));
+  t.true(again.some((m) => m.join() === 'n1,n2'), `the neighbour's calls go again at once, light: ${JSON.stringify(again)}`);
+  t.true(again.some((m) => m.join() === 'slow'), 'the stopped call runs again as heavy');
+  for (const x of tasks.slice(1)) x.finish();
+  await settle();
+  t.deepEqual([...answers].sort(), ['n1', 'n2', 'slow']);
 });

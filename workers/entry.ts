@@ -7,12 +7,12 @@ import { deepFreeze } from '../src/config.js';
 import { openChainStore } from '../src/chain/store.js';
 import { setAddressPrefix } from '../src/chain/public-key.js';
 import { decodeTasks } from '../src/protocol/codec.js';
-import type { PoolAnswer, PoolTask, WireAnswer, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
+import type { PoolAnswer, PoolTask, SliceReport, WireAnswer, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { slabRef } from '../src/protocol/reply-slab.js';
 import { taskLength, taskReader } from '../src/protocol/task-slab.js';
 import { SlabSlots } from './slab-slots.js';
 import { RPC, protocolError } from '../src/errors.js';
-import { runCall } from './run-call.js';
+import { OVER_SLICE, runCall } from './run-call.js';
 import { ReplyArena } from './reply-writer.js';
 import type { WorkerContext } from './context.js';
 import { createLogger } from '../src/log.js';
@@ -84,17 +84,39 @@ export default async function batch(task: Uint8Array | number): Promise<unknown>
     buffers.add(bytes.buffer as ArrayBuffer);
     return bytes;
   };
+  // Light calls that used up their slice: stopped (sliced) or, past every look at the clock, finished late (slow).
+  let sliced: number[] | undefined;
+  let slow: number[] | undefined;
+  let unrun: number[] | undefined;
   try {
-    for (const task of tasks) {
+    for (let i = 0; i < tasks.length; i++) {
+      const task = tasks[i]!;
+      const started = task.sliceMs === undefined ? 0 : Date.now();
       const a: PoolAnswer = await runCall(ctx, log, task, arena);
+      if (a === OVER_SLICE) (sliced ??= []).push(i);
+      else if (task.sliceMs !== undefined && Date.now() - started > task.sliceMs) (slow ??= []).push(i);
       if (a instanceof Uint8Array) answers.push(wire(a));
       else if ('bytes' in a) answers.push({ bytes: wire(a.bytes), subscriptions: a.subscriptions });
       else answers.push(a);
+      // The light calls behind one that used up its slice have waited a slice already: they go
+      // back unrun, to be sent again at once, not kept behind the next such call.
+      if ((sliced || slow) && i + 1 < tasks.length && tasks[i + 1]!.sliceMs !== undefined) {
+        unrun = [];
+        for (let k = i + 1; k < tasks.length; k++) {
+          unrun.push(k);
+          answers.push(OVER_SLICE as WireAnswer);
+        }
+        break;
+      }
     }
   } catch (err) {
     arena.settle(true);
     throw err;
   }
   arena.settle();
+  if (sliced || slow) {
+    const report: SliceReport = unrun ? { sliced: sliced ?? [], slow: slow ?? [], unrun } : { sliced: sliced ?? [], slow: slow ?? [] };
+    answers.push(report as unknown as WireAnswer);
+  }
   return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: answers } as never);
 }

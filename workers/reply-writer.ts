@@ -23,7 +23,25 @@ export interface WriterLimits {
   readonly budgetMs: number;
   /** true once the caller has gone (its connection closed); none: never */
   readonly cancelled?: () => boolean;
+  /** Date.now() past which a light call stops to run again as heavy (SliceOver); none: no slice */
+  readonly sliceEnd?: number;
 }
+
+/**
+ * Thrown at a look at the deadline once a light call has used up its slice: not an error for its
+ * caller, a sign to the worker that the call goes back to run again as heavy.
+ */
+export class SliceOver extends Error {
+  constructor() {
+    super('the call used up its slice as a light call');
+  }
+}
+
+/**
+ * Reply bytes between two looks at the clock, whatever the number of writes: a few writes of large
+ * stored objects (whole blocks) are as slow as many small ones.
+ */
+export const DEADLINE_CHECK_BYTES = 64 * 1024;
 
 const NO_LIMITS: WriterLimits = { maxBytes: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
 
@@ -159,7 +177,11 @@ export class ReplyWriter {
     if (this.subscribing) this.subscribedAccounts.push(instance);
   }
 
+  /** set once a look at the clock found the call's slice used up (it threw SliceOver) */
+  sliceOver = false;
   private writes = 0;
+  /** the reply's size at the last look at the deadline that bytes brought (DEADLINE_CHECK_BYTES) */
+  private checkedAtSize = 0;
 
   constructor(
     private readonly limits: WriterLimits = NO_LIMITS,
@@ -181,7 +203,14 @@ export class ReplyWriter {
    */
   checkDeadline(): void {
     if (this.limits.cancelled?.()) throw new RpcError(protocolError(RPC.CALL_CANCELLED));
-    if (Date.now() > this.limits.deadline) throw new RpcError(limitError(RPC.BUDGET_EXCEEDED, `${this.limits.budgetMs} ms: --call-budget-ms`));
+    const now = Date.now();
+    if (now > this.limits.deadline) throw new RpcError(limitError(RPC.BUDGET_EXCEEDED, `${this.limits.budgetMs} ms: --call-budget-ms`));
+    if (this.limits.sliceEnd !== undefined && now > this.limits.sliceEnd) {
+      // Remembered here too: a handler that wraps what it catches (a serializer's parse error) must
+      // not turn the end of a slice into its caller's error.
+      this.sliceOver = true;
+      throw new SliceOver();
+    }
   }
 
   /** `rows` rows read and not written (a filter turned them down, or they are gathered to be written later): counted as writes are, for the look at the deadline. */
@@ -193,7 +222,12 @@ export class ReplyWriter {
 
   /** After writing `rows` rows (stored objects, or one piece of text): the reply's cap, and now and then the deadline. */
   private afterWrite(rows = 1): void {
-    if (this.len - this.start > this.limits.maxBytes) throw new RpcError(limitError(RPC.REPLY_TOO_BIG, `over ${this.limits.maxBytes} bytes: --max-reply-bytes`));
+    const size = this.len - this.start;
+    if (size > this.limits.maxBytes) throw new RpcError(limitError(RPC.REPLY_TOO_BIG, `over ${this.limits.maxBytes} bytes: --max-reply-bytes`));
+    if (size - this.checkedAtSize >= DEADLINE_CHECK_BYTES) {
+      this.checkedAtSize = size;
+      this.checkDeadline();
+    }
     this.skipped(rows);
   }
 

@@ -5,13 +5,20 @@
 import type { Logger } from '../src/log.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
-import { ReplyWriter, type ReplyArena } from './reply-writer.js';
+import { ReplyWriter, SliceOver, type ReplyArena } from './reply-writer.js';
 import { handlerFor } from './handlers/index.js';
 import type { WorkerContext } from './context.js';
 
 /**
- * One call: the finished reply bytes, or an error (with subscriptions when the call made some). With
- * an arena, the reply is written at its end when it fits (the caller transfers the arena's buffers).
+ * What runCall answers for a light call stopped at the end of its slice (PoolTask.sliceMs): nothing
+ * for its caller yet; the worker reports it (SliceReport) and the front end runs it again as heavy.
+ */
+export const OVER_SLICE: PoolAnswer = Object.freeze({ error: Object.freeze(protocolError(RPC.INTERNAL)) });
+
+/**
+ * One call: the finished reply bytes, or an error (with subscriptions when the call made some), or
+ * OVER_SLICE. With an arena, the reply is written at its end when it fits (the caller transfers the
+ * arena's buffers).
  */
 export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, arena?: ReplyArena): Promise<PoolAnswer> {
   const handler = handlerFor(task.set, task.method);
@@ -28,6 +35,7 @@ export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, a
     deadline: task.deadline ?? Number.POSITIVE_INFINITY,
     budgetMs,
     ...(flags ? { cancelled: () => Atomics.load(flags, slot) !== 0 } : {}),
+    ...(task.sliceMs !== undefined ? { sliceEnd: Date.now() + task.sliceMs } : {}),
   }, arena);
   out.subscribing = task.subscribe === true;
   if (task.head !== undefined) out.text(task.head);
@@ -37,6 +45,8 @@ export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, a
     // Handlers must await everything they start: an idle piscina worker blocks in Atomics.wait.
     await handler(ctx, task.params, out);
   } catch (err) {
+    // What it wrote is left unfinished, as a call that fails leaves it.
+    if (err instanceof SliceOver || out.sliceOver) return OVER_SLICE;
     const wire = toWireError(err);
     if (!isWireError(err) && !(err as { wire?: unknown })?.wire) {
       // An unexpected failure: the caller gets -32603 without details; the details go to the log.

@@ -27,6 +27,8 @@ export interface MetricSources {
     readonly workers: number;
     /** the reply slab: its slots, those held now, and replies let go only when collected (never written) */
     readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number };
+    /** light calls that used up their slice (src/pool/learnt-costs.ts); absent where the node has none */
+    readonly slices?: { readonly learnt: number; readonly kept: number; readonly requeued: number; readonly ranLong: number };
   };
   /** the head block's number and time (unix seconds), and the last irreversible block's number */
   head(): { readonly number: number; readonly time: number; readonly lastIrreversible: number };
@@ -149,6 +151,10 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_reply_slab_slots', 'Slots of the reply slab, the memory workers write replies into', () => sources.pool().replySlab.slots);
   gauge('graphene_rpc_reply_slab_slots_in_use', 'Reply slab slots held: a worker writing into them, or replies not yet written to their clients', () => sources.pool().replySlab.inUse);
   counterOf(registry, 'graphene_rpc_reply_slab_collected_total', 'Replies in the reply slab dropped unwritten (their connection had closed), whose slots came back only when they were collected', () => sources.pool().replySlab.collected);
+  gauge('graphene_rpc_learnt_heavy_shapes', 'Call shapes (method and argument size) learnt heavy: their light calls used up their slice (--light-slice-ms) often enough', () => sources.pool().slices?.learnt ?? 0);
+  gauge('graphene_rpc_learnt_shapes_kept', 'Call shapes kept by the cost learner, learnt heavy or counting strikes (at most 1024)', () => sources.pool().slices?.kept ?? 0);
+  counterOf(registry, 'graphene_rpc_calls_requeued_heavy_total', 'Light calls stopped at the end of their slice (--light-slice-ms) and run again as heavy', () => sources.pool().slices?.requeued ?? 0);
+  counterOf(registry, 'graphene_rpc_light_calls_ran_long_total', 'Light calls that ran past their slice to the end (nothing stopped them in time; their shape gets a strike)', () => sources.pool().slices?.ranLong ?? 0);
   const poolTiming = {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
     run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),

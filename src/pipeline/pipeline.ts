@@ -20,6 +20,7 @@ import { authorize } from './authorize.js';
 import { admit } from './admit.js';
 import { limitLists } from './limit-lists.js';
 import { limitRate } from './limit-rate.js';
+import type { LearntCosts } from '../pool/learnt-costs.js';
 import { schedule } from './schedule.js';
 import { runner } from './run.js';
 
@@ -33,6 +34,8 @@ export interface PipelineDeps {
   readonly memoryOver: () => boolean;
   /** where the record layer counts calls (the node's metrics); tests of the pipeline alone may leave it out */
   readonly calls?: CallStats;
+  /** cost classes learnt from calls that used up their slice (the scheduler notes them) */
+  readonly learnt?: LearntCosts;
 }
 
 export interface Pipeline {
@@ -41,7 +44,7 @@ export interface Pipeline {
   readonly scheduler: Scheduler;
 }
 
-export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats() }: PipelineDeps): Pipeline {
+export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats(), learnt }: PipelineDeps): Pipeline {
   const run = runner(front, scheduler, services);
   const handle = compose(
     [
@@ -52,7 +55,7 @@ export function buildPipeline({ config, log, front, scheduler, services, memoryO
       admit(config), //                             3. per-connection limits
       limitRate(config), //                         4. calls per second, per connection and per user
       limitLists(config), //                        5. id and name lists within --max-ids-per-call
-      schedule(memoryOver), //                      6. cost class and owner for the fair scheduler
+      schedule(memoryOver, learnt), //              6. cost class and owner for the fair scheduler
     ],
     run.run, //                                     7. the handler, in the front end or in the pool
   );

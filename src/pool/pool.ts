@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { ownBytes, packTasks } from '../protocol/codec.js';
-import { isWorkerUp, type PoolAnswer, type PoolTask, type WireAnswer, type WorkerInit } from '../protocol/thread-messages.js';
+import { isSliceReport, isWorkerUp, type PoolAnswer, type PoolTask, type SliceReport, type WireAnswer, type WorkerInit } from '../protocol/thread-messages.js';
 import { createReplySlab } from '../protocol/reply-slab.js';
 import { SlabLeases } from './slab-leases.js';
 import { createTaskSlab } from '../protocol/task-slab.js';
@@ -51,13 +51,16 @@ export type TaskAbortSignal =
       removeListener(event: 'abort', listener: () => void): void;
     };
 
+/** A task's answers, one per call, and what the worker said of calls that used up their slice. */
+export type TaskAnswers = PoolAnswer[] & { slices?: SliceReport };
+
 export interface CallPool {
   /**
    * Runs one task (calls in order, on one worker); resolves to their answers. Never rejects. When
    * `signal` aborts before the task is done, its worker thread is terminated and replaced, and its
    * calls are answered as over their time budget.
    */
-  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]>;
+  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<TaskAnswers>;
   /**
    * Places for cancellable calls (PoolTask.cancelSlot), 0 … cancelSlots - 1: as many as calls the
    * scheduler may have in the pool at once. A slot is cleared when its task's answers are back.
@@ -182,16 +185,22 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * kills its worker must not take the others that happened to travel with it. The one that fails
    * alone is answered -32603 and logged by name.
    */
-  const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> => {
+  const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<TaskAnswers> => {
     const packed = packTasks(tasks);
     const ref = taskSlots.take(packed);
     const task = ref ?? Piscina.move(ownBytes(packed));
     return piscina.run(task, signal ? { signal } : {}).then(
       (wire: WireAnswer[]) => {
         if (ref !== undefined) taskSlots.release(ref);
+        // A report of slices follows the answers when some light call used up its slice.
+        const last = wire.length === tasks.length + 1 ? wire[tasks.length] : undefined;
+        const slices = isSliceReport(last) ? last : undefined;
+        if (slices) wire.length = tasks.length;
         const answers = wire.map(fromWire);
         if (answers.length !== tasks.length) log.error({ sent: tasks.length, answered: answers.length }, 'worker answered a task with the wrong number of replies');
-        return tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
+        const out: TaskAnswers = tasks.map((_, i) => answers[i] ?? { error: protocolError(RPC.INTERNAL) });
+        if (slices) out.slices = slices;
+        return out;
       },
       (err: unknown) => {
         if (ref !== undefined) taskSlots.release(ref);
@@ -203,7 +212,13 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
         }
         if (tasks.length > 1) {
           log.warn({ err, calls }, 'worker task failed; its calls run again one to a task');
-          return Promise.all(tasks.map((t) => runOnce([t], signal).then((a) => a[0]!)));
+          return Promise.all(tasks.map((t) => runOnce([t], signal))).then((each) => {
+            const out: TaskAnswers = each.map((a) => a[0]!);
+            const sliced = each.flatMap((a, i) => (a.slices?.sliced.length ? [i] : []));
+            const slow = each.flatMap((a, i) => (a.slices?.slow.length ? [i] : []));
+            if (sliced.length + slow.length > 0) out.slices = { sliced, slow };
+            return out;
+          });
         }
         log.error({ err, calls }, 'worker task failed; its calls get -32603');
         return tasks.map(() => ({ error: protocolError(RPC.INTERNAL) }));
@@ -211,7 +226,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     );
   };
   // Once the answers are back no worker reads the calls' flags: they are cleared for the next calls.
-  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<PoolAnswer[]> =>
+  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<TaskAnswers> =>
     runOnce(tasks, signal).then((answers) => {
       for (const t of tasks) if (t.cancelSlot !== undefined) Atomics.store(cancelFlags, t.cancelSlot, 0);
       return answers;

@@ -34,6 +34,7 @@
 import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
 import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, type CallPool } from './pool.js';
+import type { LearntCosts } from './learnt-costs.js';
 
 /**
  * A task's hard-bound signal, in the EventEmitter shape piscina accepts besides AbortSignal. An
@@ -111,6 +112,8 @@ interface Waiting {
   readonly answered: (a: PoolAnswer) => void;
   /** performance.now() at submit */
   readonly at: number;
+  /** the call's shape (LearntCosts), for light calls that may use up their slice */
+  readonly shape?: string;
 }
 /**
  * Whoever calls belong to (a connection); once closed, its waiting calls are dropped. While paused
@@ -144,7 +147,7 @@ export interface Scheduler {
    * once, and must not throw. The call pipeline's way: a promise per call, and the microtask its
    * settling costs, is a measurable part of a small call's front-end time.
    */
-  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void;
+  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void, shape?: string): void;
   /** Looks for work again: an owner's calls may run now (it was paused and reads again). */
   wake(): void;
   /** calls waiting here */
@@ -167,6 +170,14 @@ export interface SchedulerOptions {
   readonly timing?: SchedulerTiming;
   /** ms; default HOLD_LIGHT_MS (tests give a longer one to see the hold without racing it) */
   readonly holdLightMs?: number;
+  /**
+   * ms a light call may run in its worker (--light-slice-ms; 0: no slice). Past it the call stops at
+   * its next look at the clock and is queued again, as heavy, at the head of its owner's heavy calls;
+   * its shape gets a strike in `learnt`.
+   */
+  readonly lightSliceMs?: number;
+  /** where shapes that used up their slice are noted (the schedule layer reads it) */
+  readonly learnt?: LearntCosts;
 }
 
 /** What the scheduler needs of the pool: cancelling running calls is optional (test pools may leave it out). */
@@ -176,6 +187,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const maxTasks = TASKS_PER_WORKER * pool.workers;
   const heavyCapWithLight = Math.max(1, pool.workers - 1);
   const holdLightMs = opts.holdLightMs ?? HOLD_LIGHT_MS;
+  const learnt = opts.learnt;
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
   const ring: Record<CostClass, Map<unknown, Waiting[]>> = { light: new Map(), heavy: new Map() };
@@ -284,10 +296,13 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       sweeper ??= setInterval(sweep, SWEEP_EVERY_MS).unref();
     }
     const tasksOut: PoolTask[] = new Array(items.length);
+    const sliceMs = opts.lightSliceMs ?? 0;
+    const slice = cls === 'light' && sliceMs > 0 ? sliceMs : undefined;
     for (let n = 0; n < items.length; n++) {
       const it = items[n]!;
       const slot = holdSlot(it.owner);
       if (slot !== undefined) it.task.cancelSlot = slot;
+      it.task.sliceMs = slice;
       tasksOut[n] = it.task;
     }
     void pool.runTask(tasksOut, ctl).then((answers) => {
@@ -306,7 +321,46 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       tasks--;
       if (cls === 'heavy') heavyTasks--;
       running -= items.length;
-      for (let i = 0; i < items.length; i++) items[i]!.answered(answers[i] ?? { error: protocolError(RPC.INTERNAL) });
+      const slices = answers.slices;
+      if (slices) {
+        // Calls that ran long to the end stand; their shapes get a strike.
+        for (const i of slices.slow) {
+          const shape = items[i]?.shape;
+          if (shape !== undefined) learnt?.strike(shape);
+          if (learnt) learnt.ranLong++;
+        }
+        // Calls stopped at their slice run again from the start, as heavy: first among their
+        // owner's heavy calls (they have waited once already), whatever the node-wide bound.
+        for (let k = slices.sliced.length - 1; k >= 0; k--) {
+          const it = items[slices.sliced[k]!];
+          if (!it) continue;
+          if (it.shape !== undefined) learnt?.strike(it.shape);
+          if (learnt) learnt.requeued++;
+          it.task.sliceMs = undefined;
+          const share = it.owner.share ?? it.owner;
+          const list = ring.heavy.get(share);
+          if (list) list.unshift(it);
+          else ring.heavy.set(share, [it]);
+          queuedIn.heavy++;
+        }
+      }
+      // Calls left unrun behind a slow one go back, light, first in their owners' queues.
+      const unrun = slices?.unrun;
+      if (unrun) {
+        for (let k = unrun.length - 1; k >= 0; k--) {
+          const it = items[unrun[k]!];
+          if (!it) continue;
+          const share = it.owner.share ?? it.owner;
+          const list = ring.light.get(share);
+          if (list) list.unshift(it);
+          else ring.light.set(share, [it]);
+          queuedIn.light++;
+        }
+      }
+      for (let i = 0; i < items.length; i++) {
+        if (slices && (slices.sliced.includes(i) || unrun?.includes(i))) continue;
+        items[i]!.answered(answers[i] ?? { error: protocolError(RPC.INTERNAL) });
+      }
       // Not at once: what else comes back or arrives in this turn travels in the same tasks.
       later();
     });
@@ -373,14 +427,14 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     }
   };
 
-  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void => {
+  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void, shape?: string): void => {
     if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return answered({ error: protocolError(RPC.NODE_BUSY) });
     const at = performance.now();
     if (cost === 'light') lastLight = at;
     const r = ring[cost];
     const share = owner.share ?? owner;
     const list = r.get(share);
-    const waiting = { owner, task, answered, at };
+    const waiting: Waiting = shape === undefined ? { owner, task, answered, at } : { owner, task, answered, at, shape };
     if (list) list.push(waiting);
     else r.set(share, [waiting]);
     queuedIn[cost]++;

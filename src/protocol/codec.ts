@@ -28,7 +28,7 @@ export function decode<T>(bytes: Uint8Array): T {
 // objects: msgpackr writes an object's keys as strings every time and the worker builds an object
 // per call from them, which cost more than the calls' own few values (a third of what the front
 // end spent handing a task to the pool). Absent fields are null.
-const TASK_FIELDS = 8;
+const TASK_FIELDS = 9;
 
 /**
  * A task's calls as bytes in msgpackr's own buffer: valid until the next pack, so copied at once
@@ -46,6 +46,7 @@ export function packTasks(tasks: readonly PoolTask[]): Uint8Array {
     flat[i++] = t.budgetMs ?? null;
     flat[i++] = t.cancelSlot ?? null;
     flat[i++] = t.subscribe === true;
+    flat[i++] = t.sliceMs ?? null;
   }
   return packr.pack(flat);
 }
@@ -65,6 +66,7 @@ export function decodeTasks(bytes: Uint8Array): PoolTask[] {
       budgetMs: (flat[i + 5] ?? undefined) as number | undefined,
       cancelSlot: (flat[i + 6] ?? undefined) as number | undefined,
       subscribe: flat[i + 7] === true,
+      sliceMs: (flat[i + 8] ?? undefined) as number | undefined,
     };
   }
   return tasks;

@@ -27,6 +27,33 @@ export interface PoolTask {
    * the call stops at its next look at its deadline (-32011, which nobody reads); none: not cancellable
    */
   cancelSlot?: number;
+  /**
+   * (set by the scheduler on light calls as they go into a task, like cancelSlot) ms the call may run
+   * in its worker as a light call: past it, it stops at its next look at its deadline and goes back
+   * to the front end to run again as heavy (src/pool/scheduler.ts "slices"); none: no slice
+   */
+  sliceMs?: number;
+}
+
+/**
+ * Appended by a worker after a task's answers when some of its calls used up their slice
+ * (PoolTask.sliceMs): the places, in the task, of the calls stopped at their slice (their answers
+ * are placeholders, never delivered: the scheduler runs them again as heavy), of those that ran
+ * past it to the end (they could not be stopped in time: their answers stand), and of those left
+ * unrun behind them.
+ */
+export interface SliceReport {
+  readonly sliced: readonly number[];
+  readonly slow: readonly number[];
+  /**
+   * the calls after the first one that used up its slice, left unrun (placeholders too): they go
+   * back to be sent again at once, rather than wait behind it and whatever else of its kind follows
+   */
+  readonly unrun?: readonly number[];
+}
+
+export function isSliceReport(x: unknown): x is SliceReport {
+  return typeof x === 'object' && x !== null && Array.isArray((x as SliceReport).sliced) && Array.isArray((x as SliceReport).slow);
 }
 
 /** What a subscribing call asks the front end to watch for its session. */

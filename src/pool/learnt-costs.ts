@@ -1,0 +1,107 @@
+// Cost classes learnt from what calls did. A call's class is guessed before it runs, from list
+// lengths and limits (src/pipeline/cost.ts); some calls that look light are not (a range of full
+// blocks, a transaction of thousands of operations). A light call that uses up its slice in a
+// worker is stopped and run again as heavy (src/pool/scheduler.ts), and its shape (method and the
+// size of its arguments) gets a strike here. A shape whose calls strike STRIKES times, and at least
+// STRIKE_SHARE of its light calls since it first did, is heavy from the start for LEARNT_FOR_MS.
+// The share, not a count alone: on a busy machine an ordinary call now and then uses up its slice
+// for reasons of the moment (a collection, its thread waiting for a CPU), and learning from a few
+// of a million would make a wallet's everyday calls heavy. Bounded: at most LEARNT_SHAPES shapes
+// are kept, the least recently struck forgotten first.
+import type { Target } from '../dispatch/route.js';
+
+/** Shapes kept (learnt and still counting strikes): what a client inventing argument sizes can grow this to. */
+export const LEARNT_SHAPES = 1024;
+/** Strikes a shape needs before its calls are heavy from the start. */
+export const STRIKES = 3;
+/** Share of a shape's light calls (since its first strike) that must have struck. */
+export const STRIKE_SHARE = 0.5;
+/** Light calls of a shape after which its strikes and count start again, while it is not learnt: the share is a recent one. */
+export const STRIKE_WINDOW = 1000;
+/** How long a learnt shape stays heavy, in ms. */
+export const LEARNT_FOR_MS = 10 * 60_000;
+
+/**
+ * A call's shape: its API set and method, and the size of its arguments in powers of two (lists'
+ * lengths, one level into objects: a transaction's operations; a string's length in KiB; the span
+ * of a range of blocks). Cheap: it looks at the arguments' top level and one below.
+ */
+export function shapeOf(t: Pick<Target, 'setKey' | 'method' | 'args'>): string {
+  let size = 0;
+  const args = t.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (Array.isArray(a)) size += a.length;
+    else if (typeof a === 'string') size += a.length >> 10;
+    else if (typeof a === 'object' && a !== null) {
+      for (const v of Object.values(a as Record<string, unknown>)) if (Array.isArray(v)) size += v.length;
+    }
+  }
+  if (t.method === 'get_blocks' && typeof args[0] === 'number' && typeof args[1] === 'number') size += Math.max(0, args[1] - args[0]);
+  return `${t.setKey}.${t.method}:${32 - Math.clz32(Math.min(size, 0xffffffff))}`;
+}
+
+interface Shape {
+  strikes: number;
+  /** light calls of this shape scheduled since its first strike (the struck one included) */
+  seen: number;
+  /** Date.now() when it was learnt heavy; undefined while it is not */
+  heavySince?: number;
+}
+
+export class LearntCosts {
+  /** shape → its strikes; Map order is the order of last strikes */
+  private readonly shapes = new Map<string, Shape>();
+  /** calls stopped at their slice and run again as heavy, since start */
+  requeued = 0;
+  /** light calls that ran past their slice to the end (no look at the clock stopped them), since start */
+  ranLong = 0;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly max = LEARNT_SHAPES,
+  ) {}
+
+  /**
+   * Whether a call of this shape, guessed light, is heavy from the start; else it is counted as one
+   * of the shape's light calls (only for shapes that have struck: the others cost a failed lookup).
+   */
+  isHeavy(shape: string): boolean {
+    if (this.shapes.size === 0) return false;
+    const s = this.shapes.get(shape);
+    if (!s) return false;
+    if (s.heavySince !== undefined) {
+      if (this.now() - s.heavySince <= LEARNT_FOR_MS) return true;
+      this.shapes.delete(shape);
+      return false;
+    }
+    if (++s.seen > STRIKE_WINDOW) {
+      s.seen = 0;
+      s.strikes = 0;
+    }
+    return false;
+  }
+
+  /** A light call of this shape used up its slice. */
+  strike(shape: string): void {
+    const s = this.shapes.get(shape) ?? { strikes: 0, seen: 1 };
+    this.shapes.delete(shape);
+    this.shapes.set(shape, s);
+    s.strikes++;
+    if (s.heavySince === undefined && s.strikes >= STRIKES && s.strikes >= s.seen * STRIKE_SHARE) s.heavySince = this.now();
+    if (this.shapes.size > this.max) this.shapes.delete(this.shapes.keys().next().value!);
+  }
+
+  /** Shapes heavy from the start now. */
+  get learnt(): number {
+    let n = 0;
+    const now = this.now();
+    for (const s of this.shapes.values()) if (s.heavySince !== undefined && now - s.heavySince <= LEARNT_FOR_MS) n++;
+    return n;
+  }
+
+  /** Shapes kept (learnt, or counting strikes). */
+  get kept(): number {
+    return this.shapes.size;
+  }
+}

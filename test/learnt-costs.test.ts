@@ -1,0 +1,55 @@
+// The cost learner (src/pool/learnt-costs.ts): shapes that use up their slice STRIKES times are
+// heavy from the start, for a while; the shapes kept are bounded.
+import test from 'ava';
+import { LEARNT_FOR_MS, LEARNT_SHAPES, LearntCosts, STRIKES, STRIKE_SHARE, shapeOf } from '../src/pool/learnt-costs.js';
+
+test('a shape is heavy after STRIKES strikes that are most of its calls, and forgotten LEARNT_FOR_MS later', (t) => {
+  let now = 1_000_000;
+  const l = new LearntCosts(() => now);
+  l.strike('database.get_blocks:6');
+  t.false(l.isHeavy('database.get_blocks:6'), 'one strike is not enough: one slow call may be the moment\'s');
+  l.strike('database.get_blocks:6');
+  t.false(l.isHeavy('database.get_blocks:6'));
+  l.strike('database.get_blocks:6');
+  l.strike('database.get_blocks:6');
+  t.true(l.isHeavy('database.get_blocks:6'), '4 strikes of 3 calls counted (the first struck, two guessed light since)');
+  t.false(l.isHeavy('database.get_blocks:5'), 'another size is another shape');
+  t.is(l.learnt, 1);
+  now += LEARNT_FOR_MS + 1;
+  t.false(l.isHeavy('database.get_blocks:6'), 'forgotten after a while');
+  t.is(l.kept, 0);
+});
+
+test('an everyday shape whose calls now and then use up their slice on a busy machine is never learnt: the strikes must be a share of its calls', (t) => {
+  const l = new LearntCosts();
+  for (let round = 0; round < 50; round++) {
+    l.strike('database.get_accounts:1');
+    for (let i = 0; i < 200; i++) t.false(l.isHeavy('database.get_accounts:1'));
+  }
+  t.is(l.learnt, 0, `${50} strikes among ${50 * 200} calls: not heavy`);
+  t.is(STRIKE_SHARE, 0.5);
+});
+
+test('at most LEARNT_SHAPES shapes are kept: a client inventing sizes cannot grow it, and the least recently struck go first', (t) => {
+  const l = new LearntCosts(Date.now, 8);
+  for (let s = 0; s < STRIKES; s++) l.strike('database.get_transaction_hex:13');
+  t.true(l.isHeavy('database.get_transaction_hex:13'), 'STRIKES strikes and no other call: learnt');
+  for (let i = 0; i < 7; i++) l.strike(`database.m${i}:1`);
+  t.is(l.kept, 8);
+  t.true(l.isHeavy('database.get_transaction_hex:13'));
+  l.strike('database.m7:1');
+  t.is(l.kept, 8, 'bounded');
+  t.false(l.isHeavy('database.get_transaction_hex:13'), 'the oldest went first');
+  t.is(LEARNT_SHAPES, 1024);
+});
+
+test('a call\'s shape: its method and the size of its arguments in powers of two, a range of blocks and a transaction\'s operations included', (t) => {
+  const shape = (method: string, args: unknown[]) => shapeOf({ setKey: 'database', method, args });
+  t.is(shape('get_accounts', [['1.2.0']]), 'database.get_accounts:1');
+  t.is(shape('get_accounts', [['1.2.0', '1.2.1']]), 'database.get_accounts:2');
+  t.is(shape('get_accounts', [['1.2.0', '1.2.1', '1.2.2']]), 'database.get_accounts:2');
+  t.is(shape('get_chain_id', []), 'database.get_chain_id:0');
+  t.is(shape('get_blocks', [1, 49]), 'database.get_blocks:6', 'a range of 48 blocks');
+  t.is(shape('get_transaction_hex', [{ operations: new Array(6500).fill([0, {}]), signatures: [] }]), 'database.get_transaction_hex:13');
+  t.is(shape('lookup_accounts', ['a'.repeat(4096), 10]), 'database.lookup_accounts:3', 'a long string counts by KiB');
+});
