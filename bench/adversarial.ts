@@ -9,6 +9,8 @@
 // latency, what the attackers got, and the node's peak RSS.
 import { Worker } from 'node:worker_threads';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import hdr from 'hdr-histogram-js';
 import { processUsage, serveOptions, startSystem, type RunningSystem } from './systems.js';
@@ -146,12 +148,27 @@ async function cost(url: string, label: string, body: string, runs: number): Pro
   }
 }
 
-/** The candidate "most expensive legal calls" under the node's defaults. */
+/**
+ * Operations of the transaction get_transaction_hex is asked to pack: as many transfers as fit a
+ * request under the node's default --max-request-bytes (1 MiB), about 130 bytes each.
+ */
+export const HEX_OPERATIONS = 6500;
+
+/**
+ * The candidate "most expensive legal calls" under the node's defaults: wide but legal arguments for
+ * the read sets' costly methods, and calls that look light by their arguments' shape but are not (a
+ * range of 99 blocks, the most the cost model calls light, over the chain's first and fullest
+ * blocks; one transaction of thousands of operations to pack).
+ */
 function candidates(c: ChainSample): { label: string; body: string }[] {
   const ids = Array.from({ length: 1000 }, (_, i) => `1.2.${i % Math.max(1, c.accounts)}`);
   const names = Array.from({ length: 50 }, (_, i) => c.users[(i * 37) % c.users.length]!);
   const start = Math.max(1, c.busiestOps - 50);
+  const op = [0, { fee: { amount: 100, asset_id: '1.3.0' }, from: '1.2.6', to: '1.2.7', amount: { amount: 1, asset_id: '1.3.0' }, extensions: [] }];
+  const trx = { ref_block_num: 0, ref_block_prefix: 0, expiration: '2030-01-01T00:00:00', operations: Array.from({ length: HEX_OPERATIONS }, () => op), extensions: [], signatures: [] };
   return [
+    { label: 'get_blocks(1, 100)', body: JSON.stringify({ id: 1, method: 'call', params: ['block', 'get_blocks', [1, 100]] }) },
+    { label: `get_transaction_hex(${HEX_OPERATIONS} operations)`, body: JSON.stringify({ id: 1, method: 'get_transaction_hex', params: [trx] }) },
     { label: 'get_accounts(1000 ids)', body: JSON.stringify({ id: 1, method: 'get_accounts', params: [ids] }) },
     { label: 'get_objects(1000 ids)', body: JSON.stringify({ id: 1, method: 'get_objects', params: [ids] }) },
     { label: 'get_full_accounts(50 names)', body: JSON.stringify({ id: 1, method: 'get_full_accounts', params: [names, false] }) },
@@ -198,7 +215,7 @@ interface Plan {
   readonly spec: Omit<AttackSpec, 'url' | 'hardStopMs' | 'drainMs' | 'intervalMs'>;
 }
 
-function plans(o: AdversarialOptions, expensive: CallCost, largest: CallCost, flood: string): Plan[] {
+function plans(o: AdversarialOptions, expensive: readonly CallCost[], largest: CallCost, flood: string): Plan[] {
   const size = <T>(full: T, quick: T, tiny: T) => (o.size === 'tiny' ? tiny : o.size === 'quick' ? quick : full);
   const conns = size(4, 4, 2);
   const depth = size(99, 99, 10);
@@ -207,16 +224,27 @@ function plans(o: AdversarialOptions, expensive: CallCost, largest: CallCost, fl
   const nonreaders = size(20, 20, 4);
   const asks = size(300, 100, 5);
   return [
-    { name: 'adv-expensive', description: `${conns} connections each keeping 1 ${expensive.label} in flight`, spec: { mode: 'inflight', connections: conns, inflight: 1, bodies: [expensive.body], maxRequestsPerConnection: 0 } },
-    { name: 'adv-pipelined', description: `${conns} connections each pipelining ${depth} ${expensive.label}`, spec: { mode: 'inflight', connections: conns, inflight: depth, bodies: [expensive.body], maxRequestsPerConnection: 0 } },
+    { name: 'adv-expensive', description: `${conns} connections each keeping 1 call in flight, cycling ${cycle(expensive)}`, spec: { mode: 'inflight', connections: conns, inflight: 1, bodies: expensive.map((c) => c.body), maxRequestsPerConnection: 0 } },
+    { name: 'adv-pipelined', description: `${conns} connections each pipelining ${depth} calls, cycling ${cycle(expensive)}`, spec: { mode: 'inflight', connections: conns, inflight: depth, bodies: expensive.map((c) => c.body), maxRequestsPerConnection: 0 } },
     { name: 'adv-flood', description: `${flooders} connections each keeping ${floodDepth} lookup_accounts("", 1000) in flight`, spec: { mode: 'inflight', connections: flooders, inflight: floodDepth, bodies: [flood], maxRequestsPerConnection: 0 } },
     { name: 'adv-nonreaders', description: `${nonreaders} clients each sending up to ${asks} ${largest.label} (${(largest.replyBytes / 1024).toFixed(0)} KiB replies) and never reading`, spec: { mode: 'nonreader', connections: nonreaders, inflight: 0, bodies: [largest.body], maxRequestsPerConnection: asks } },
   ];
 }
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+const cycle = (calls: readonly CallCost[]) => calls.map((c) => c.label).join(', ');
+/** The expensive attacks cycle this many of the slowest legal candidates. */
+export const ATTACK_CALLS = 3;
 
-const startNode = (o: AdversarialOptions) => startSystem('graphene-rpc', { dataDir: o.dataDir, workers: o.workers, nodeDefaults: true, ...(o.nodeDir ? { nodeDir: o.nodeDir } : {}) });
+/**
+ * The access file the attacked node runs with: every read set granted to everyone (block_api,
+ * asset_api and the rest, beyond Core's public default), so that every method an attacker could
+ * time is within reach, as on a node that serves them.
+ */
+export const READ_SETS_ACCESS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../config/api-access.read-sets.json');
+
+const startNode = (o: AdversarialOptions) =>
+  startSystem('graphene-rpc', { dataDir: o.dataDir, workers: o.workers, nodeDefaults: true, extra: ['--api-access', READ_SETS_ACCESS], ...(o.nodeDir ? { nodeDir: o.nodeDir } : {}) });
 
 /** Runs `f` on a fresh node, or on `shared` (--tiny: its figures mean nothing, its time counts). */
 async function withNode<T>(o: AdversarialOptions, shared: RunningSystem | undefined, f: (sys: RunningSystem) => Promise<T>): Promise<T> {
@@ -266,9 +294,10 @@ async function phases(o: AdversarialOptions, chain: ChainSample, shared: Running
   if (legal.length === 0) throw new Error(`no candidate call is legal on this node: ${report.calls.map((c) => `${c.label}: ${c.error}`).join('; ')}`);
   const chosen = o.attackCall === undefined ? undefined : legal.find((c) => c.label.startsWith(`${o.attackCall}(`));
   if (o.attackCall !== undefined && !chosen) throw new Error(`--attack-call: '${o.attackCall}' is none of the legal candidates (${legal.map((c) => c.label.slice(0, c.label.indexOf('('))).join(', ')})`);
-  const expensive = chosen ?? [...legal].sort((a, b) => b.medianMs - a.medianMs)[0]!;
+  // The slowest legal calls on this chain, as an attacker timing every candidate would pick them.
+  const expensive = chosen ? [chosen] : [...legal].sort((a, b) => b.medianMs - a.medianMs).slice(0, ATTACK_CALLS);
   const largest = [...legal].sort((a, b) => b.replyBytes - a.replyBytes)[0]!;
-  report.expensive = expensive.label;
+  report.expensive = cycle(expensive);
   const flood = JSON.stringify({ id: 1, method: 'lookup_accounts', params: ['', 1000] });
   for (const plan of plans(o, expensive, largest, flood).filter((p) => o.scenarios.has(p.name))) {
     await new Promise((r) => setTimeout(r, o.settleMs));

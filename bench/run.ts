@@ -492,7 +492,7 @@ function cpuPerCall(
 async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: Options, extra: Partial<RunResult> = {}): Promise<RunResult> {
   const scraper = o.scrapeMs > 0 && sys.kind === 'graphene-rpc' ? scraping(sys.port, o.scrapeMs) : undefined;
   // Several processes: their CPU is the tree's (graphene-rpc's serving processes are the writer's children).
-  const tree = sys.kind === 'conventional-cluster' || sys.kind === 'graphene-rpc-processes';
+  const tree = sys.kind === 'conventional-cluster' || sys.kind === 'graphene-rpc-processes' || sys.kind === 'ceiling-cluster';
   // Read before the CPU counters start and after they stop: a scrape costs the front end a little.
   const gcBefore = sys.kind === 'graphene-rpc' ? await readGcTotals(sys.port) : undefined;
   const before = processUsage(sys.pid, tree);
@@ -1120,7 +1120,21 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     } finally {
       await sys.stop();
     }
+  }  // The wire limit of the machine's cores: the ceiling in as many processes as the conventional
+  // cluster has, on one port. Only the throughput scenarios: it bounds what any number of front ends
+  // could carry here.
+  if (list.length > 0 && o.clusterProcesses > 1) {
+    const sys = await startSystem('ceiling-cluster', { dataDir: o.dataDir, processes: o.clusterProcesses });
+    try {
+      for (const s of list.filter((x) => PAIRED_SCENARIOS.includes(x.name))) {
+        log(`${s.name} on ${sys.name} (${replySize[s.name]}-byte replies)…`);
+        report.runs.push(await measureUnsaturated(sys, s.name, specFor(s, sys.port, 0, `/bytes/${replySize[s.name]}`), o));
+      }
+    } finally {
+      await sys.stop();
+    }
   }
+
   const paired = list.filter((s) => PAIRED_SCENARIOS.includes(s.name));
   if (o.pairedRounds > 0 && paired.length > 0) report.pairedRounds = await pairedRounds(o, paired, specFor, bestWorkers, replySize);
   // ws-idle on fresh processes, so that what earlier runs left in the heap does not blur the figure.

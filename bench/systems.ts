@@ -12,7 +12,7 @@ import { parsePromText } from './prom-text.js';
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** graphene-rpc-processes: graphene-rpc with --processes N > 1 (one writer and N serving processes) */
-export type SystemKind = 'graphene-rpc' | 'graphene-rpc-processes' | 'ceiling' | 'conventional' | 'conventional-cluster';
+export type SystemKind = 'graphene-rpc' | 'graphene-rpc-processes' | 'ceiling' | 'ceiling-cluster' | 'conventional' | 'conventional-cluster';
 
 export interface RunningSystem {
   readonly name: string;
@@ -155,8 +155,8 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
     args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers', ...(kind === 'graphene-rpc-processes' ? ['--processes'] : [])]), dropped)];
     if (dropped.length > 0) process.stderr.write(`${nodeCli(o.nodeDir)} does not know ${dropped.join(', ')}: left out\n`);
     ready = /serving JSON-RPC/;
-  } else if (kind === 'ceiling') {
-    args = [path.join(dist, 'bench/baselines/ceiling.js'), String(port), String(o.replyBytes ?? 1024)];
+  } else if (kind === 'ceiling' || kind === 'ceiling-cluster') {
+    args = [path.join(dist, 'bench/baselines/ceiling.js'), String(port), String(o.replyBytes ?? 1024), String(kind === 'ceiling-cluster' ? (o.processes ?? os.availableParallelism()) : 1)];
     ready = /listening/;
   } else {
     const processes = kind === 'conventional-cluster' ? (o.processes ?? os.availableParallelism()) : 1;
@@ -199,6 +199,8 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
           : `graphene-rpc ×${o.workers ?? 1} in ${o.processes ?? 2} serving processes`
       : kind === 'conventional-cluster'
         ? `conventional ×${o.processes ?? os.availableParallelism()} processes`
+        : kind === 'ceiling-cluster'
+          ? `ceiling ×${o.processes ?? os.availableParallelism()} processes`
         : kind) + pinned;
   return {
     name,

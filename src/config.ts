@@ -100,6 +100,8 @@ export interface Config {
   readonly maxJsonDepth: number;
   /** calls per WebSocket connection waiting for their reply; beyond it a call gets -32009 */
   readonly maxPendingCallsPerConnection: number;
+  /** bytes of large requests held waiting to be read (src/transport/ingress.ts) */
+  readonly maxIngressBytes: number;
   /** calls waiting for or running in a worker, node-wide; beyond it a call gets -32010 */
   readonly maxQueuedCalls: number;
   /** ms from a call's arrival to its reply; a call past it gets -32012 and stops using its worker */
@@ -289,6 +291,13 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'max-get-blocks-range', key: 'maxGetBlocksRange', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '10000', help: 'Most blocks one block_api.get_blocks call may return (Core has no limit)' },
   { name: 'max-request-bytes', key: 'maxRequestBytes', kind: { type: 'int', min: 256, max: 64 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Largest request body or WebSocket message, in bytes; larger ones get error -32007' },
   { name: 'max-json-depth', key: 'maxJsonDepth', kind: { type: 'int', min: 2, max: 10_000 }, default: '250', help: 'Deepest nesting of arrays and objects in a request (BitShares: 250)' },
+  {
+    name: 'max-ingress-bytes',
+    key: 'maxIngressBytes',
+    kind: { type: 'int', min: 1024 * 1024, max: 16 * 1024 * 1024 * 1024 },
+    default: String(64 * 1024 * 1024),
+    help: 'Bytes of large requests (over 64 KiB) the node may hold waiting to be read, one per turn of its event loop, connections in turn; past it large requests get error -32010',
+  },
   { name: 'max-pending-calls-per-connection', key: 'maxPendingCallsPerConnection', kind: { type: 'int', min: 1, max: 1_000_000 }, default: '100', help: 'Calls a WebSocket connection may have in flight; more get error -32009' },
   { name: 'max-queued-calls', key: 'maxQueuedCalls', kind: { type: 'int', min: 1, max: 10_000_000 }, default: '10000', help: 'Calls the node may hold for its worker pool (waiting or running); more get error -32010' },
   {

@@ -18,6 +18,7 @@ export const OUTCOME: { readonly [K in OutcomeName]: number } = Object.freeze(Ob
  */
 export const LIMITS = [
   'max-request-bytes',
+  'max-ingress-bytes',
   'max-json-depth',
   'max-pending-calls-per-connection',
   'max-calls-per-second',

@@ -12,6 +12,7 @@
 import net from 'node:net';
 import * as uWS from './uws.js';
 import type { Config, Endpoint } from '../config.js';
+import { ingress } from './ingress.js';
 import { LogBudget, type Logger } from '../log.js';
 import { parseBasicAuth } from '../access.js';
 import { RPC, httpStatusFor, limitError, protocolError } from '../errors.js';
@@ -33,7 +34,7 @@ export interface TransportMonitor {
   /** GET /metrics: the Prometheus text and its content type */
   scrape(): Promise<{ readonly contentType: string; readonly text: string }>;
   /** a connection, or a message, refused by one of the transport's limits */
-  refused(limit: Refusal['limit'] | 'max-request-bytes'): void;
+  refused(limit: Refusal['limit'] | 'max-request-bytes' | 'max-ingress-bytes'): void;
   /** a connection closed for not reading its replies, or for sending far past its calls in flight */
   closed(limit: 'max-buffered-bytes' | 'ws-max-buffered-bytes' | 'max-pending-calls-per-connection' | 'ws-max-pings-per-second'): void;
 }
@@ -211,6 +212,31 @@ export async function startServer(
     const unlogged = refusalLog.admit(performance.now());
     if (unlogged >= 0) log.info({ address, limit: 'max-request-bytes', unlogged }, 'HTTP request refused by a limit');
   };
+  /** Large requests wait their turn to be read, the connections in turn (src/transport/ingress.ts). */
+  const waitingRequests = ingress({ maxBytes: () => config.maxIngressBytes, maxPerConnection: () => config.maxPendingCallsPerConnection });
+  /** Reads one WebSocket request: into the pipeline, and closes a connection far over its limit. */
+  const readWs = (ws: uWS.WebSocket<WsData>, text: string) => {
+    const data = ws.getUserData();
+    const conn = data.conn;
+    if (!conn || conn.isClosed) return;
+    let keepOpen = true;
+    try {
+      keepOpen = conn.receive(text);
+    } catch (err) {
+      conn.log.error({ err }, 'message handling failed');
+      conn.refuse(protocolError(RPC.INTERNAL));
+    }
+    if (!keepOpen) {
+      // A client that keeps sending while far over its limit gets its connection closed (1013: try again later).
+      // What is answered already goes first, as it would have without writeSoon.
+      writeAll();
+      conn.log.warn('too many calls in flight; closing');
+      monitor.closed('max-pending-calls-per-connection');
+      waitingRequests.forget(data);
+      conn.close();
+      ws.end(1013, 'too many calls in flight');
+    }
+  };
   // A WebSocket's replies leave once per microtask checkpoint, every reply it has ready in one corked
   // write: the answers of a task (or of two tasks back at once) often hold several for one
   // connection, and each write is a syscall and a TCP segment of its own (ws-small: 2.3 replies
@@ -311,21 +337,19 @@ export async function startServer(
         return conn.refuse(protocolError(RPC.REQUEST_TOO_BIG));
       }
       // Nothing may throw into uWS' native code: a failure becomes -32603 for this message only.
-      let keepOpen = true;
+      let text: string;
       try {
-        keepOpen = conn.receive(decoder.decode(message));
+        text = decoder.decode(message);
       } catch (err) {
         conn.log.error({ err }, 'message handling failed');
-        conn.refuse(protocolError(RPC.INTERNAL));
+        return conn.refuse(protocolError(RPC.INTERNAL));
       }
-      if (!keepOpen) {
-        // A client that keeps sending while far over its limit gets its connection closed (1013: try again later).
-        // What is answered already goes first, as it would have without writeSoon.
-        writeAll();
-        conn.log.warn('too many calls in flight; closing');
-        monitor.closed('max-pending-calls-per-connection');
-        conn.close();
-        ws.end(1013, 'too many calls in flight');
+      // A large request, or one behind it on its connection, waits its turn (src/transport/ingress.ts).
+      const offered = waitingRequests.offer(data, text, (later) => readWs(ws, later));
+      if (offered === 'now') readWs(ws, text);
+      else if (offered === 'refused') {
+        monitor.refused('max-ingress-bytes');
+        conn.refuse(limitError(RPC.NODE_BUSY, 'large requests waiting to be read: --max-ingress-bytes, or --max-pending-calls-per-connection of them on one connection'));
       }
     },
     drain(ws) {
@@ -345,6 +369,7 @@ export async function startServer(
       sockets.delete(ws);
       buffered.set(ws, 0);
       const data = ws.getUserData();
+      waitingRequests.forget(data);
       data.conn?.close();
       limits.close(data.address);
       if (data.conn) {
@@ -508,12 +533,23 @@ export async function startServer(
         else write(reply.status, reply.body);
       });
       httpCalls.add(conn);
-      try {
-        conn.receive(text);
-      } catch (err) {
+      const read = (body: string) => {
+        if (answered || !conn) return;
+        try {
+          conn.receive(body);
+        } catch (err) {
+          httpCalls.delete(conn);
+          conn.log.error({ err }, 'request handling failed');
+          write(500, invalidReply(protocolError(RPC.INTERNAL)));
+        }
+      };
+      // A large body waits its turn to be read, as a WebSocket's large message does.
+      const offered = waitingRequests.offer(conn, text, read);
+      if (offered === 'now') read(text);
+      else if (offered === 'refused') {
         httpCalls.delete(conn);
-        conn.log.error({ err }, 'request handling failed');
-        write(500, invalidReply(protocolError(RPC.INTERNAL)));
+        monitor.refused('max-ingress-bytes');
+        write(503, invalidReply(limitError(RPC.NODE_BUSY, 'large requests waiting to be read: --max-ingress-bytes')));
       }
     });
   });
