@@ -390,6 +390,7 @@ async function serveFrontEnd(p: {
       scrape: p.scrape ?? (() => metrics.scrape()),
       refused: (limit: LimitName) => void metrics.calls.refusals[limit]++,
       closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
+      unread: (requests: number) => void (metrics.droppedUnread.n += requests),
     };
     server = await startServer(config, log, connections(live, login, pipeline, log, metrics), buffered, probes, monitor, p.pem, p.sharedPort);
     parts.server = server;

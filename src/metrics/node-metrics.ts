@@ -68,6 +68,8 @@ export interface NodeMetrics {
   readonly connectionsOpened: Record<(typeof TRANSPORTS)[number], number>;
   readonly backpressureCloses: Record<BackpressureLimit, number>;
   readonly workersReplaced: { n: number };
+  /** requests of closed connections dropped before they were read (src/transport/ingress.ts) */
+  readonly droppedUnread: { n: number };
   /** subscriptions a per-connection cap left out, by kind (the subscription hub's) */
   readonly subscriptionsRefused: Record<(typeof SUBSCRIPTION_KINDS)[number], number>;
   /** the deposit feed's subscriptions: transfers sent, pages read (the transfer feed's) */
@@ -159,6 +161,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
     run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),
   };
+  const droppedUnread = count(registry, 'graphene_rpc_requests_dropped_unread_total', 'Requests a connection sent that were still waiting to be read (over 64 KiB, or behind one) when it closed: never read, never run');
   const workersReplaced = count(registry, 'graphene_rpc_workers_replaced_total', 'Worker threads lost and replaced (terminated for a task past its hard time bound, or exited or crashed)');
   const notices = { sent: 0, dropped: 0 };
   counterOf(registry, 'graphene_rpc_notices_sent_total', 'Notices (subscriptions, broadcast callbacks) handed to the transport', () => notices.sent);
@@ -215,6 +218,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     connectionsOpened,
     backpressureCloses,
     workersReplaced,
+    droppedUnread,
     subscriptionsRefused,
     transferFeed,
     sessionOpened(s) {

@@ -26,8 +26,8 @@ export interface Ingress {
    * holds --max-ingress-bytes, or the connection --max-pending-calls-per-connection requests).
    */
   offer(key: object, text: string, read: (text: string) => void): 'now' | 'kept' | 'refused';
-  /** Forgets a closed connection's waiting requests. */
-  forget(key: object): void;
+  /** Forgets a closed connection's waiting requests; returns how many there were. */
+  forget(key: object): number;
   /** bytes kept now */
   readonly bytes: number;
 }
@@ -76,9 +76,10 @@ export function ingress(limits: { readonly maxBytes: () => number; readonly maxP
     },
     forget(key) {
       const w = waiting.get(key);
-      if (!w) return;
+      if (!w) return 0;
       bytes -= w.bytes;
       waiting.delete(key);
+      return w.texts.length;
     },
     get bytes() {
       return bytes;

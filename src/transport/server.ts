@@ -37,6 +37,8 @@ export interface TransportMonitor {
   refused(limit: Refusal['limit'] | 'max-request-bytes' | 'max-ingress-bytes'): void;
   /** a connection closed for not reading its replies, or for sending far past its calls in flight */
   closed(limit: 'max-buffered-bytes' | 'ws-max-buffered-bytes' | 'max-pending-calls-per-connection' | 'ws-max-pings-per-second'): void;
+  /** requests a connection sent that were still waiting to be read (large ones, and those behind them) when it closed: never read */
+  unread(requests: number): void;
 }
 
 /** Refused connections and oversized HTTP requests are logged at most this often, node-wide (ms). */
@@ -232,7 +234,7 @@ export async function startServer(
       writeAll();
       conn.log.warn('too many calls in flight; closing');
       monitor.closed('max-pending-calls-per-connection');
-      waitingRequests.forget(data);
+      monitor.unread(waitingRequests.forget(data));
       conn.close();
       ws.end(1013, 'too many calls in flight');
     }
@@ -369,7 +371,7 @@ export async function startServer(
       sockets.delete(ws);
       buffered.set(ws, 0);
       const data = ws.getUserData();
-      waitingRequests.forget(data);
+      monitor.unread(waitingRequests.forget(data));
       data.conn?.close();
       limits.close(data.address);
       if (data.conn) {
