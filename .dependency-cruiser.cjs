@@ -70,7 +70,7 @@ module.exports = {
       severity: 'error',
       comment: 'A session is per-connection state; calls leave it through the pipeline, not from it.',
       from: { path: '^src/session/' },
-      to: { path: ['^src/(pool|dispatch|pipeline|transport)/', '^src/chain/producer\\.[jt]s$'] },
+      to: { path: ['^src/(pool|dispatch|pipeline|transport)/', '^src/chain/node/producer\\.[jt]s$'] },
     },
     {
       name: 'dispatch-not-session',
@@ -85,7 +85,7 @@ module.exports = {
       comment:
         'The API-set tables are data: they import only each other, the error table, and the two leaf modules of fc formats (time text, object ids) that the argument converters read with.',
       from: { path: '^src/api/' },
-      to: { path: PROJECT, pathNot: ['^src/api/', '^src/errors\\.[jt]s$', '^src/chain/(fc-json|object-id)\\.[jt]s$'] },
+      to: { path: PROJECT, pathNot: ['^src/api/', '^src/errors\\.[jt]s$', '^src/chain/fc/(fc-json|object-id)\\.[jt]s$'] },
     },
     {
       name: 'chain-not-front-end',

@@ -1,7 +1,7 @@
 // The binary serialiser against bitsharesjs' (an independent implementation of fc::raw::pack used by
 // BitShares wallets): every operation and transaction shape packs to the same bytes, ids and digests
 // agree, and the rules bitsharesjs does not cover (block id, merkle root) are pinned to block.cpp.
-// Over 500 lines because it checks one module, src/chain/serializer.ts (itself one table of packers),
+// Over 500 lines because it checks one module, src/chain/protocol/serializer.ts (itself one table of packers),
 // shape by shape against bitsharesjs.
 
 import test from 'ava';
@@ -25,10 +25,10 @@ import {
   transactionMerkleRoot,
   refBlockPrefix,
   numFromId,
-} from '../src/chain/serializer.js';
-import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from '../src/chain/public-key.js';
+} from '../src/chain/protocol/serializer.js';
+import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from '../src/chain/crypto/public-key.js';
 import { RpcError, type WireError } from '../src/errors.js';
-import { NULL_PUBLIC_KEY } from '../src/chain/fc-json.js';
+import { NULL_PUBLIC_KEY } from '../src/chain/fc/fc-json.js';
 import { DEV_PUB, DEV_WIF } from './helpers/chain.js';
 
 // bitsharesjs defaults to the "CBA" prefix; our JSON uses the main chain's.

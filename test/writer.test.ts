@@ -1,12 +1,12 @@
 // The chain writer against a real store: evaluators, balances, history, blocks, atomicity.
 import test from 'ava';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
-import { applyBlock } from '../src/chain/writer.js';
-import { transactionId } from '../src/chain/serializer.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
-import { ChainError } from '../src/chain/evaluators.js';
-import { blockId, transactionMerkleRoot } from '../src/chain/serializer.js';
+import { applyBlock } from '../src/chain/node/writer.js';
+import { transactionId } from '../src/chain/protocol/serializer.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
+import { ChainError } from '../src/chain/evaluators/evaluators.js';
+import { blockId, transactionMerkleRoot } from '../src/chain/protocol/serializer.js';
 
 const json = (b: Buffer | undefined) => (b ? JSON.parse(b.toString('utf8')) : undefined);
 

@@ -24,15 +24,15 @@
 // answered here can be read here at once. There is no pending state on a follower: a transaction
 // forwarded upstream is visible here once its block arrives, not before.
 import { EventEmitter } from 'node:events';
-import type { ChainStore } from '../chain/store.js';
-import { storeWriteError } from '../chain/store.js';
-import { applyBlock, BlockMismatch, DEFAULT_PLUGINS, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedBlockHeaderJson } from '../chain/writer.js';
-import { rewindPending } from '../chain/pending.js';
-import { recordPotentialPeer } from '../chain/peers.js';
-import { blockId, canonicalSignedTransaction, numFromId, transactionId } from '../chain/serializer.js';
-import { fcTime, parseFcTime } from '../chain/fc-json.js';
-import type { SignedTransactionJson } from '../chain/types.js';
-import type { ChainWriter, ChainWriterEvents } from '../chain/chain-writer.js';
+import type { ChainStore } from '../chain/store/store.js';
+import { storeWriteError } from '../chain/store/store.js';
+import { applyBlock, BlockMismatch, DEFAULT_PLUGINS, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedBlockHeaderJson } from '../chain/node/writer.js';
+import { rewindPending } from '../chain/store/pending.js';
+import { recordPotentialPeer } from '../chain/node/peers.js';
+import { blockId, canonicalSignedTransaction, numFromId, transactionId } from '../chain/protocol/serializer.js';
+import { fcTime, parseFcTime } from '../chain/fc/fc-json.js';
+import type { SignedTransactionJson } from '../chain/protocol/types.js';
+import type { ChainWriter, ChainWriterEvents } from '../chain/node/chain-writer.js';
 import { RPC, RpcError, limitError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { UpstreamCallError, UpstreamClient, UpstreamConnectionError } from './upstream-client.js';
