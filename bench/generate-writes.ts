@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { open } from 'lmdb';
 import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
 import { openChainStore, type ChainStore } from '../src/chain/store/store.js';
-import { initChain } from '../src/chain/node/writer.js';
+import { initChain } from '../src/chain/node/block-applier.js';
 import { generateChain } from '../src/generate/generate.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/crypto/dev-key.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runGenerate } from '../src/generate/command.js';
-import { upgradeDataDir } from '../src/chain/node/writer.js';
+import { upgradeDataDir } from '../src/chain/node/block-applier.js';
 import { benchDefault } from './options.js';
 
 export interface ReadResult {

@@ -14,7 +14,7 @@ import { defaultAccessPolicy, loadAccessFile, type AccessPolicy } from './access
 import { BUNDLED_GENESIS, loadGenesis } from './chain/node/genesis.js';
 import { openChainStore, type ChainStore } from './chain/store/store.js';
 import type { ChainWriter } from './chain/node/chain-writer.js';
-import { checkAddressPrefix, initChain } from './chain/node/writer.js';
+import { checkAddressPrefix, initChain } from './chain/node/block-applier.js';
 import { openPool, type CallPool } from './pool/pool.js';
 import { chainLookups } from './pool/lookups.js';
 import { LearntCosts } from './pool/learnt-costs.js';
@@ -351,7 +351,7 @@ async function serveFrontEnd(p: {
     subscriptions.onBlock(block);
     transfers.onBlock(block);
   });
-  // A pending transaction is in the store already (pending.ts): workers read it before anyone hears of it.
+  // A pending transaction is in the store already (pending-undo.ts): workers read it before anyone hears of it.
   writer.on('pending', (trx) => {
     pool.storeChanged();
     subscriptions.onPendingTransaction(trx);

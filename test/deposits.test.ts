@@ -10,7 +10,7 @@ import { basic, callText, connectWs, httpPost, rpc, type WsClient } from './help
 import { tempDir } from './helpers/temp.js';
 import { startTestNode } from './helpers/node.js';
 import { signedTx } from './helpers/tx.js';
-import { CHAIN_START } from '../src/chain/plugins/transfer-feed.js';
+import { CHAIN_START } from '../src/chain/plugins/transfer-index.js';
 import { openChainStore, SCHEMA_VERSION } from '../src/chain/store/store.js';
 import { writeAscendingPages } from './helpers/ascending-pages.js';
 import type { OperationJson } from '../src/chain/protocol/types.js';

@@ -10,7 +10,7 @@ import { recoverPublicKey } from '../src/chain/crypto/keys.js';
 import { decryptMemo } from '../src/chain/crypto/memo.js';
 import { generatedKey } from '../src/generate/generate.js';
 import { idInstance } from '../src/chain/fc/object-id.js';
-import { applyBlock, initChain } from '../src/chain/node/writer.js';
+import { applyBlock, initChain } from '../src/chain/node/block-applier.js';
 import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/crypto/dev-key.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { openChainStore } from '../src/chain/store/store.js';
 import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
-import { initChain, applyBlock, type SignedTransactionJson } from '../src/chain/node/writer.js';
+import { initChain, applyBlock, type SignedTransactionJson } from '../src/chain/node/block-applier.js';
 import { parseFcTime } from '../src/chain/fc/fc-json.js';
 import { startTestNode } from './helpers/node.js';
 import { httpPost } from './helpers/clients.js';

@@ -6,7 +6,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
-import { assetCreateOp } from '../src/chain/protocol/operations.js';
+import { assetCreateOp } from '../src/chain/protocol/operation-builders.js';
 import type { OperationJson } from '../src/chain/protocol/types.js';
 import { idInstance, objectIdParts } from '../src/chain/fc/object-id.js';
 

@@ -5,7 +5,7 @@ import test from 'ava';
 import { makeChain, DEV_WIF, DEV_PUB } from './helpers/chain.js';
 import { BlockProducer } from '../src/chain/node/producer.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
-import { accountCreateOp } from '../src/chain/protocol/operations.js';
+import { accountCreateOp } from '../src/chain/protocol/operation-builders.js';
 import { buildTransaction, headOf, signTransaction } from '../src/chain/protocol/transaction-builder.js';
 import type { FeeSchedule } from '../src/chain/protocol/fees.js';
 import { createLogger } from '../src/log.js';

@@ -10,7 +10,7 @@ import { DEV_WIF } from './helpers/chain.js';
 import { accountCreate, auth, devnet, newKey } from './helpers/devnet-ops.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
 import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
-import { transferOp } from '../src/chain/protocol/operations.js';
+import { transferOp } from '../src/chain/protocol/operation-builders.js';
 import type { OperationJson } from '../src/chain/protocol/types.js';
 
 const NATHAN = '1.2.6';

@@ -5,7 +5,7 @@
 // account history pages (schema 4) gets its pages built, and answers the same bytes.
 import test, { type ExecutionContext } from 'ava';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
-import { applyBlock } from '../src/chain/node/writer.js';
+import { applyBlock } from '../src/chain/node/block-applier.js';
 import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
 import { packStorageMap } from '../src/chain/plugins/account-storage.js';

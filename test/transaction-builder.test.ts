@@ -2,7 +2,7 @@
 // recover to the signing keys.
 import test from 'ava';
 import { buildTransaction, headOf, signTransaction } from '../src/chain/protocol/transaction-builder.js';
-import { transferOp } from '../src/chain/protocol/operations.js';
+import { transferOp } from '../src/chain/protocol/operation-builders.js';
 import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
 import { requiredFee, type FeeSchedule } from '../src/chain/protocol/fees.js';
 import { signatureKeys } from '../src/chain/protocol/authority.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { BUNDLED_GENESIS, loadGenesis } from '../chain/node/genesis.js';
 import { openChainStore } from '../chain/store/store.js';
-import { initChain } from '../chain/node/writer.js';
+import { initChain } from '../chain/node/block-applier.js';
 import { generateChain } from './generate.js';
 import { privateKeyFromWif } from '../chain/crypto/keys.js';
 import { DEV_BLOCK_SIGNING_WIF } from '../chain/crypto/dev-key.js';

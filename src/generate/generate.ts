@@ -14,14 +14,14 @@
 import { createHash } from 'node:crypto';
 import type { TransactionFlags } from 'lmdb';
 import { type ChainStore, type TransferFeedDb, type TransferKey, compareNumberKeys } from '../chain/store/store.js';
-import { applyBlock } from '../chain/node/writer.js';
+import { applyBlock } from '../chain/node/block-applier.js';
 import type { OperationJson } from '../chain/protocol/types.js';
 import { fcTime, i64, parseFcTime } from '../chain/fc/fc-json.js';
 import { formatPublicKey } from '../chain/crypto/public-key.js';
 import { Worker } from 'node:worker_threads';
 import type { SignReply, SignRequest } from './signer-worker.js';
 import { encryptMemo } from '../chain/crypto/memo.js';
-import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCreateOp, transferOp } from '../chain/protocol/operations.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCreateOp, transferOp } from '../chain/protocol/operation-builders.js';
 import type { FeeSchedule } from '../chain/protocol/fees.js';
 import { buildTransaction, type UnsignedTransactionJson } from '../chain/protocol/transaction-builder.js';
 import { requiredFee } from '../chain/protocol/fees.js';

@@ -21,7 +21,7 @@
 // what a pool call subscribes to arrives as plain ids.
 
 import type { ProducedBlock } from '../chain/node/producer.js';
-import type { SignedTransactionJson } from '../chain/node/writer.js';
+import type { SignedTransactionJson } from '../chain/node/block-applier.js';
 
 /** One session's subscription state (database_api_impl's members). */
 export class SessionSubscriptions {

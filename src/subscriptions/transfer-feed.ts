@@ -20,7 +20,7 @@
 // that knows of a transfer in a block not yet irreversible reads again at each block until that block
 // is. Pending transactions never reach the feed: the index is written with blocks (transfer-feed.ts).
 import type { ProducedBlock } from '../chain/node/producer.js';
-import { transferAccountsOf } from '../chain/plugins/transfer-feed.js';
+import { transferAccountsOf } from '../chain/plugins/transfer-index.js';
 import { RPC, type WireError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { noticeText } from './hub.js';

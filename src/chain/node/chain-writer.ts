@@ -2,7 +2,7 @@
 // this process (a devnet node), a producer in another process (a serving process of --processes),
 // or an upstream node that a follower forwards to. Handlers, subscriptions and confirmations see
 // only this, so the same front end serves in every kind of node.
-import type { AppliedBlock, SignedTransactionJson } from './writer.js';
+import type { AppliedBlock, SignedTransactionJson } from './block-applier.js';
 
 export interface ChainWriterEvents {
   /** a block is in the store: readers see it before anyone is told */

@@ -2,7 +2,7 @@
 // `--block-interval` seconds (or on demand), and tells listeners what each block changed.
 //
 // One producer per node, in the main thread, owning the only writable handle on chain state.
-// Applying a block is one LMDB write transaction (writer.ts): after a crash the store holds the last
+// Applying a block is one LMDB write transaction (block-applier.ts): after a crash the store holds the last
 // complete block and nothing of a partial one.
 //
 // When the store refuses a block (disk full, map full, I/O error), nothing of the block is kept (the
@@ -16,10 +16,10 @@ import { EventEmitter } from 'node:events';
 import { ABORT } from 'lmdb';
 import { statfsSync } from 'node:fs';
 import { storeWriteError, type ChainStore } from '../store/store.js';
-import { applyBlock, DEFAULT_PLUGINS, reportedBlockInterval, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedTransactionJson } from './writer.js';
+import { applyBlock, DEFAULT_PLUGINS, reportedBlockInterval, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedTransactionJson } from './block-applier.js';
 import { validateTransaction } from './validate.js';
 import { ChainState } from '../store/state.js';
-import { rewindPending, undoRecordingStore } from '../store/pending.js';
+import { rewindPending, undoRecordingStore } from '../store/pending-undo.js';
 import { evaluate, ChainError } from '../evaluators/evaluators.js';
 import { RPC, RpcError, assertError, limitError } from '../../errors.js';
 import { fcTime, parseFcTime } from '../fc/fc-json.js';
@@ -115,7 +115,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
     return recordPotentialPeer(this.store, endpoint, nowSeconds);
   }
 
-  /** The producer as the front end sees the chain's writer (chain-writer.ts), in this process. */
+  /** The producer as the front end sees the chain's writer (chain-block-applier.ts), in this process. */
   asWriter(): ChainWriter {
     return {
       push: async (trx) => this.push(trx),
@@ -201,7 +201,7 @@ export class BlockProducer extends EventEmitter<ProducerEvents> {
 
   /**
    * Checks a transaction and applies it on top of the pending state, in one write transaction: kept
-   * with its undo entries (pending.ts) when `keep`, aborted when not. Returns the checked transaction
+   * with its undo entries (pending-undo.ts) when `keep`, aborted when not. Returns the checked transaction
    * and its operation results; refusals are RpcErrors that say what is wrong, and leave no trace.
    */
   private apply(trx: unknown, keep: boolean): { checked: { id: string; trx: SignedTransactionJson }; results: unknown[] } {

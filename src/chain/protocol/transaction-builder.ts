@@ -4,7 +4,7 @@
 // per key over the chain's signing digest.
 //
 // The result is in signed_transaction's reflection order (ref_block_num, ref_block_prefix,
-// expiration, operations, extensions, signatures), the order Core writes it back; operations.ts
+// expiration, operations, extensions, signatures), the order Core writes it back; operation-builders.ts
 // builds operations in their reflection order too, so what is built is what the node serves.
 
 import type { OperationJson, SignedTransactionJson } from './types.js';

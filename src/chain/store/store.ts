@@ -37,13 +37,13 @@
 //    are objects too; one sub-database of keys (`governance`, governance.ts) holds Core's indexes of
 //    them that evaluators and reads need: by account (witness and committee by_account, worker and
 //    vesting balance by_account) and by vote id (by_vote_id, worker by_vote_for and by_vote_against).
-//  - The deposit feed's index (transfer-feed.ts): [account, block_num, trx_in_block, op_in_trx,
+//  - The deposit feed's index (transfer-index.ts): [account, block_num, trx_in_block, op_in_trx,
 //    virtual_op] → the served JSON of a transfer, so that a page of an account's transfers after a
 //    chain position is one range read.
 //  - Node-local, non-chain state (the peer list of network_node) lives in its own sub-database so
 //    that chain state stays exactly what the chain writer produced.
 //  - Writes happen only in the chain writer, in one LMDB write transaction per block (or per
-//    genesis, or per pending transaction: pending.ts), so a reader never sees half a block, and a
+//    genesis, or per pending transaction: pending-undo.ts), so a reader never sees half a block, and a
 //    crash leaves the last committed block.
 //    The one exception is `peers`, written by network_node.add_node, which is not chain state.
 
@@ -142,7 +142,7 @@ export interface ChainStore {
   /** Core's by-account and by-vote-id indexes of 1.5/1.6/1.13/1.14 objects (governance.ts) */
   readonly governance: Database<number, GovernanceKey>;
   /**
-   * The deposit feed (transfer-feed.ts): [account, block_num, trx_in_block, op_in_trx, virtual_op] →
+   * The deposit feed (transfer-index.ts): [account, block_num, trx_in_block, op_in_trx, virtual_op] →
    * the transfer's JSON body, under its sender and its receiver; written only with blocks
    */
   readonly transferFeed: TransferFeedDb;
@@ -150,7 +150,7 @@ export interface ChainStore {
   readonly peers: Database<Buffer, string>;
   /**
    * n → [table, key, value before] for every write of the pending transactions since the head
-   * block (pending.ts): played back newest first before a block is applied, or after a crash
+   * block (pending-undo.ts): played back newest first before a block is applied, or after a crash
    */
   readonly pendingUndo: Database<unknown, number>;
   close(): Promise<void>;
@@ -176,7 +176,7 @@ export const SCHEMA_VERSION = '9';
  */
 export type GovernanceKey = ['a', number, number, number] | ['v', number, number];
 
-/** A key of the deposit feed (transfer-feed.ts): an account and a chain position. */
+/** A key of the deposit feed (transfer-index.ts): an account and a chain position. */
 export type TransferKey = [account: number, blockNum: number, trxInBlock: number, opInTrx: number, virtualOp: number];
 
 export type TransferFeedDb = Database<Buffer, TransferKey>;
@@ -262,7 +262,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const governance = root.openDB<number, GovernanceKey>({ name: 'governance', encoding: 'ordered-binary' });
   const transferFeed = root.openDB<Buffer, TransferKey>({ name: 'transfer_feed', encoding: 'binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
-  // (writer.ts, upgradeStore) before anything opens it read-only.
+  // (block-applier.ts, upgradeStore) before anything opens it read-only.
   const schema = meta.get('schema');
   if (opts.readOnly && schema !== undefined && schema !== SCHEMA_VERSION) {
     void root.close();

@@ -1,7 +1,7 @@
-// The chain writer against a real store: evaluators, balances, history, blocks, atomicity.
+// The block applier (src/chain/node/block-applier.ts) against a real store: evaluators, balances, history, blocks, atomicity.
 import test from 'ava';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
-import { applyBlock } from '../src/chain/node/writer.js';
+import { applyBlock } from '../src/chain/node/block-applier.js';
 import { transactionId } from '../src/chain/protocol/serializer.js';
 import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
 import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';

@@ -11,9 +11,9 @@
 // (block_num, trx_in_block, op_in_trx, virtual_op) is the same on every node of the chain. A cursor is
 // such a position, so a client can take its cursor from one replica to another.
 //
-// Written only by the chain writer when a block is applied (writer.ts applyBlock), inside the block's
+// Written only by the chain writer when a block is applied (block-applier.ts applyBlock), inside the block's
 // write transaction (`generate` holds a batch of blocks' entries and writes them sorted at the end of
-// the batch's transaction): pending transactions (pending.ts) never reach this table, and a block
+// the batch's transaction): pending transactions (pending-undo.ts) never reach this table, and a block
 // that is not kept leaves nothing in it.
 //
 // Which operations are transfers:

@@ -1,5 +1,7 @@
-// The chain writer: the only code that changes chain state. Every change it makes (today: the
-// genesis state; later: each block) is one LMDB write transaction, so readers see all of it or none.
+// The block applier: the only code that changes chain state (the genesis state, each block, the
+// store's schema upgrades). Every change it makes is one LMDB write transaction, so readers see all of
+// it or none. Whoever writes the chain (the producer, a follower) calls it; the front end sees them
+// only as a ChainWriter (chain-writer.ts).
 
 import { type ChainStore, SCHEMA_VERSION, openChainStore } from '../store/store.js';
 import { MAX_INSTANCE, idInstance, objectIdParts } from '../fc/object-id.js';
@@ -18,7 +20,7 @@ import { applyCustomOperation } from '../plugins/account-storage.js';
 import type { ChangeSet, OperationJson, OperationResult, SignedTransactionJson, VirtualOperation } from '../protocol/types.js';
 import { blockHeaderDigest, blockId, transactionId, transactionMerkleRoot } from '../protocol/serializer.js';
 import { appendHistory, buildHistoryPages, convertHistoryPages, type HistoryAppend } from '../plugins/history-pages.js';
-import { buildTransferFeed, indexBlockTransfers } from '../plugins/transfer-feed.js';
+import { buildTransferFeed, indexBlockTransfers } from '../plugins/transfer-index.js';
 import { recoverPublicKey, signCompact } from '../crypto/keys.js';
 import {
   accountObject,
@@ -248,7 +250,7 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * Schema 5 → 6: the proposal and HTLC index sub-databases, created by a writable open; before them
  * the chain refused proposals and HTLCs, so they start empty.
  * Schema 6 → 7: the governance index of the genesis' witnesses and committee members.
- * Schema 7 → 8: the deposit feed's transfer index (transfer-feed.ts), built from the stored history.
+ * Schema 7 → 8: the deposit feed's transfer index (transfer-index.ts), built from the stored history.
  * Schema 8 → 9: the history pages rewritten newest first (from 5 on; before 5 they are built so).
  */
 export function upgradeStore(store: ChainStore): boolean {
@@ -524,7 +526,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Arra
     }
     const id = blockId(signed, blockNum);
     store.blocks.putSync(blockNum, Buffer.from(JSON.stringify({ ...signed, transactions: processed })));
-    // The deposit feed: with the block, never with a pending transaction (transfer-feed.ts).
+    // The deposit feed: with the block, never with a pending transaction (transfer-index.ts).
     indexBlockTransfers(store.transferFeed, blockNum, blockTime, input.transactions, transactionIds);
     store.blockOperations.putSync(blockNum, [firstOp, opCount]);
     store.blockIds.putSync(blockNum, id);
