@@ -35,7 +35,7 @@ module.exports = {
       severity: 'error',
       comment: 'Worker threads read the store and write replies; the front end (and its entry points) must not be loaded into them.',
       from: { path: '^workers/' },
-      to: { path: [FRONT_END, ENTRY] },
+      to: { path: [FRONT_END, ENTRY, '^src/startup/'] },
     },
     {
       name: 'protocol-not-chain',
@@ -175,9 +175,17 @@ module.exports = {
     {
       name: 'main-is-an-entry-point',
       severity: 'error',
-      comment: 'Only the CLI, a serving process of --processes (src/serving-process.ts), tests and the benchmark start a node; nothing else imports src/main.ts.',
+      comment: 'Only the CLI, tests and the benchmark start a node; nothing else imports src/main.ts.',
       from: { pathNot: [ENTRY, '^test/', '^bench/'] },
       to: { path: '^src/main\\.[jt]s$' },
+    },
+    {
+      name: 'startup-only-from-entry-points',
+      severity: 'error',
+      comment:
+        "src/startup/ holds the composition root's steps (credentials, options, the store and writer, a front end, serving processes): only main.ts, a serving process' entry, tests and the benchmark use them; the layers they wire never import them back.",
+      from: { pathNot: [ENTRY, '^src/startup/', '^test/', '^bench/'] },
+      to: { path: '^src/startup/' },
     },
   ],
   options: {

@@ -72,6 +72,7 @@ test('each layer rule reports exactly the imports that break it in the fixture t
     'protocol-not-chain: src/protocol/jsonrpc.js → src/chain/fc/fc-json.js',
     'session-holds-state-only: src/session/session.js → src/chain/node/producer.js',
     'session-holds-state-only: src/session/session.js → src/pool/pool.js',
+    'startup-only-from-entry-points: src/readiness.js → src/startup/front-end.js',
     'transport-is-the-outer-layer: src/transport/server.js → src/api/registry.js',
     'transport-is-the-outer-layer: src/transport/server.js → workers/entry.js',
     'workers-not-front-end: workers/entry.js → src/pool/pool.js',

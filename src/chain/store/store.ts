@@ -220,7 +220,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     maxDbs: 64,
     // Readers in every worker thread, plus the writer; 126 is LMDB's default. The first process to
     // open the store sizes the table for all (LMDB keeps the lock file's size), so a node of several
-    // processes (--processes) passes what they need together (main.ts, readerSlots).
+    // processes (--processes) passes what they need together (src/startup/writable-store.ts, readerSlots).
     maxReaders: opts.maxReaders ?? 512,
     readOnly: opts.readOnly ?? false,
     // Durability: every commit is flushed, so a committed block survives a crash or kill -9.
