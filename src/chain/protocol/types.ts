@@ -1,7 +1,7 @@
 // The data shapes the chain modules pass to one another: transactions as clients send them, and
-// what one applied change did. They live here, below every chain module, so that the writer, its
-// working state and the evaluators import them without importing each other (imports flow one way:
-// producer → writer → evaluators → state → store).
+// what one applied change did. They live in the protocol level, below the store, the evaluators and
+// the block applier, so that each of those imports them without importing the others (imports flow
+// one way: node → plugins → evaluators → store → protocol).
 
 export type OperationJson = [number, Record<string, unknown>];
 export type OperationResult = [number, unknown];
