@@ -3,8 +3,8 @@
 // With --processes N > 1 the line splits after the chain writer: this process (the writer) keeps
 // the store's writable handle and the writer, and N serving processes (runServingProcess) each run
 // the rest over the store opened read-only, with the writer reached over IPC (src/processes/).
-// The metrics are wired here too: each part counts what it owns into them, and they read the rest
-// (connections, the pool's queue, the head block) from the parts when scraped.
+// The metrics are wired with each front end (src/startup/front-end.ts): each part counts what it owns
+// into them, and they read the rest (connections, the pool's queue, the head block) from the parts when scraped.
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
 //
 // Each step is a module of src/startup/: credentials.ts (access file, TLS certificate, signing key),
