@@ -11,12 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { open } from 'lmdb';
-import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/genesis.js';
-import { openChainStore, type ChainStore } from '../src/chain/store.js';
-import { initChain } from '../src/chain/writer.js';
-import { generateChain } from '../src/chain/generate.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
+import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
+import { openChainStore, type ChainStore } from '../src/chain/store/store.js';
+import { initChain } from '../src/chain/node/block-applier.js';
+import { generateChain } from '../src/generate/generate.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/crypto/dev-key.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -2,12 +2,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import hdr from 'hdr-histogram-js';
 import { buildConfig } from '../src/config.js';
-import { openChainStore } from '../src/chain/store.js';
+import { openChainStore } from '../src/chain/store/store.js';
 import { handlerFor } from '../workers/handlers/index.js';
 import { ReplyWriter } from '../workers/reply-writer.js';
 import type { WorkerContext } from '../workers/context.js';
 import type { ReadResult } from './hot-reads.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
 
 const { dataDir, iterations } = workerData as { dataDir: string; iterations: number };
 const store = openChainStore(dataDir, { readOnly: true });

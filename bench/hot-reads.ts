@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runGenerate } from '../src/generate-command.js';
-import { upgradeDataDir } from '../src/chain/writer.js';
+import { runGenerate } from '../src/generate/command.js';
+import { upgradeDataDir } from '../src/chain/node/block-applier.js';
 import { benchDefault } from './options.js';
 
 export interface ReadResult {

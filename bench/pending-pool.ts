@@ -14,16 +14,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { openChainStore } from '../src/chain/store.js';
-import { initChain } from '../src/chain/writer.js';
-import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/genesis.js';
-import { BlockProducer } from '../src/chain/producer.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
-import { transferOp } from '../src/chain/operations.js';
-import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
-import type { FeeSchedule } from '../src/chain/fees.js';
-import type { SignedTransactionJson } from '../src/chain/types.js';
+import { openChainStore } from '../src/chain/store/store.js';
+import { initChain } from '../src/chain/node/block-applier.js';
+import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
+import { BlockProducer } from '../src/chain/node/producer.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/crypto/dev-key.js';
+import { transferOp } from '../src/chain/protocol/operation-builders.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/protocol/transaction-builder.js';
+import type { FeeSchedule } from '../src/chain/protocol/fees.js';
+import type { SignedTransactionJson } from '../src/chain/protocol/types.js';
 import { createLogger } from '../src/log.js';
 
 export interface PendingPoolResult {

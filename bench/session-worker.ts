@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { idInstance } from '../src/chain/object-id.js';
+import { idInstance } from '../src/chain/fc/object-id.js';
 
 export interface SessionSpec {
   readonly mode: 'subscribe' | 'idle' | 'poll' | 'watch';

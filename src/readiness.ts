@@ -8,9 +8,9 @@
 // disk too full for the next block shows here before a block is refused). GET /health only says the
 // process answers.
 import { accessSync, constants } from 'node:fs';
-import { parseFcTime } from './chain/fc-json.js';
-import type { ChainStore } from './chain/store.js';
-import { diskTooFull, type BlockWriteFailure } from './chain/producer.js';
+import { parseFcTime } from './chain/fc/fc-json.js';
+import type { ChainStore } from './chain/store/store.js';
+import { diskTooFull, type BlockWriteFailure } from './chain/node/producer.js';
 
 export interface ReadyState {
   readonly ready: boolean;

@@ -1,5 +1,5 @@
 // The entry of a serving process of --processes N > 1, forked by the writer process
-// (src/processes/serving-processes.ts names this file by URL). Everything it runs is wired in main.ts.
-import { runServingProcess } from './main.js';
+// (src/processes/serving-processes.ts names this file by URL). It runs src/startup/serve-for-writer.ts.
+import { runServingProcess } from './startup/serve-for-writer.js';
 
 runServingProcess();

@@ -1,10 +1,10 @@
-// The custom_operations plugin (src/chain/account-storage.ts) through the chain writer, against
+// The custom_operations plugin (src/chain/plugins/account-storage.ts) through the chain writer, against
 // BitShares Core's plugin source: how `data` unpacks (fc::raw), what account_storage_map::validate
 // and custom_generic_evaluator::do_apply accept, and what each kind of bad payload leaves behind.
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
-import { packStorageMap, unpackStorageMap } from '../src/chain/account-storage.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { packStorageMap, unpackStorageMap } from '../src/chain/plugins/account-storage.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';

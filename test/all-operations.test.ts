@@ -22,8 +22,8 @@ import bjs from 'bitsharesjs';
 import bitsharesWs from 'bitsharesjs-ws';
 import { makeChain, DEV_PUB } from './helpers/chain.js';
 import { httpPost, rpc, expectingReplies } from './helpers/clients.js';
-import { privateKeyFromWif, publicKeyOf, signCompact } from '../src/chain/keys.js';
-import { signingDigest } from '../src/chain/serializer.js';
+import { privateKeyFromWif, publicKeyOf, signCompact } from '../src/chain/crypto/keys.js';
+import { signingDigest } from '../src/chain/protocol/serializer.js';
 
 (bitsharesWs as { ChainConfig: { setPrefix(p: string): void } }).ChainConfig.setPrefix('BTS');
 

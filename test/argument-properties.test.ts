@@ -17,7 +17,7 @@ import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { RPC, isWireError } from '../src/errors.js';
 import { costOf } from '../src/pipeline/cost.js';
 import type { Target } from '../src/dispatch/route.js';
-import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/public-key.js';
+import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/crypto/public-key.js';
 import { runCall } from '../workers/run-call.js';
 import type { WorkerContext } from '../workers/context.js';
 import { DEV_PUB, DEV_WIF, makeChain, op } from './helpers/chain.js';

@@ -1,4 +1,4 @@
-// The asset operations of src/chain/asset-ops.ts over the wire, against a real node producing blocks
+// The asset operations of src/chain/evaluators/asset-ops.ts over the wire, against a real node producing blocks
 // on demand: each accepted (its objects, balances and history as Core shows them, and seen by reads
 // before the next block), each refused with Core's assertion for its main checks, and what the flags
 // they set mean to transfers, issues and orders. Numbers and texts from BitShares Core's
@@ -8,8 +8,8 @@ import { WsClient } from './helpers/clients.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { signedTx } from './helpers/tx.js';
 import { generateBlocks, startDevnet } from './helpers/devnet.js';
-import type { OperationJson } from '../src/chain/types.js';
-import { idInstance } from '../src/chain/object-id.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
+import { idInstance } from '../src/chain/fc/object-id.js';
 
 const NATHAN = '1.2.6';
 const BTS = '1.3.0';

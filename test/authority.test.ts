@@ -2,10 +2,10 @@
 // (libraries/protocol/transaction.cpp), with accounts held in memory.
 import test from 'ava';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { keyAddresses, potentialSignatures, requiredAuthorities, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../src/chain/authority.js';
-import { publicKeyOf, signCompact, privateKeyFromWif } from '../src/chain/keys.js';
-import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/public-key.js';
-import { signingDigest } from '../src/chain/serializer.js';
+import { keyAddresses, potentialSignatures, requiredAuthorities, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../src/chain/protocol/authority.js';
+import { publicKeyOf, signCompact, privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/crypto/public-key.js';
+import { signingDigest } from '../src/chain/protocol/serializer.js';
 import { DEV_PUB, DEV_WIF, op } from './helpers/chain.js';
 
 const newKey = (): { priv: Uint8Array; pub: string } => {

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
-import { runGenerate } from '../src/generate-command.js';
+import { runGenerate } from '../src/generate/command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, pairedOrder, searchCapacity } from '../bench/run.js';
 import { benchDefault } from '../bench/options.js';
 import type { BenchReport, PairedRound } from '../bench/results.js';

@@ -1,6 +1,6 @@
 // What the chain stores is what Core would write back, whatever the client's spelling.
 import test from 'ava';
-import { canonicalSignedTransaction, packSignedTransaction } from '../src/chain/serializer.js';
+import { canonicalSignedTransaction, packSignedTransaction } from '../src/chain/protocol/serializer.js';
 import { DEV_PUB } from './helpers/chain.js';
 
 const KEY2 = 'BTS5z5e3BawwMY6UmcBQxYpkKZ8QQm4wdtS4KMZiWAcWBUC3RJuLT';

@@ -3,7 +3,7 @@
 // that confirms or drops the transaction can arrive before that answer.
 import test from 'ava';
 import { Confirmations, RECENT_OUTCOMES, type Waiter } from '../src/handlers/confirmations.js';
-import type { ProducedBlock } from '../src/chain/producer.js';
+import type { ProducedBlock } from '../src/chain/node/producer.js';
 
 const block = (num: number, ids: string[]) => ({ blockNum: num, transactionIds: ids, transactions: ids.map((id) => ({ id })) }) as unknown as ProducedBlock;
 const outcome = (c: Confirmations, id: string) => {

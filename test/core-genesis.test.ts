@@ -10,10 +10,10 @@ import { fixture, startTestNode, type TestNode } from './helpers/node.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { tempDir } from './helpers/temp.js';
 import { DEV_WIF, DEV_PUB } from './helpers/chain.js';
-import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
-import { keyAddresses } from '../src/chain/authority.js';
-import { setAddressPrefix } from '../src/chain/public-key.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { privateKeyFromWif, publicKeyOf } from '../src/chain/crypto/keys.js';
+import { keyAddresses } from '../src/chain/protocol/authority.js';
+import { setAddressPrefix } from '../src/chain/crypto/public-key.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 import { DEBUG_USER, startDevnet } from './helpers/devnet.js';
 
 // Keys and addresses of this file are written with TEST (the nodes set it too, when they start).

@@ -1,8 +1,8 @@
 // kill -9 while the node produces blocks: a restart finds the last complete block and nothing of a
 // partial one (each block is one LMDB write transaction, synced at commit).
 import test from 'ava';
-import { openChainStore } from '../src/chain/store.js';
-import { blockId } from '../src/chain/serializer.js';
+import { openChainStore } from '../src/chain/store/store.js';
+import { blockId } from '../src/chain/protocol/serializer.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { killNode, serveChild } from './helpers/child-node.js';

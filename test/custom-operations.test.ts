@@ -10,11 +10,11 @@ import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { DEBUG_USER, generateBlocks, startDevnet } from './helpers/devnet.js';
 import { captureLogs } from './helpers/logs.js';
-import { packStorageMap } from '../src/chain/account-storage.js';
-import { packOperation, packSignedTransaction } from '../src/chain/serializer.js';
-import { normaliseOperation } from '../src/chain/fees.js';
-import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { packStorageMap } from '../src/chain/plugins/account-storage.js';
+import { packOperation, packSignedTransaction } from '../src/chain/protocol/serializer.js';
+import { normaliseOperation } from '../src/chain/protocol/fees.js';
+import { privateKeyFromWif, publicKeyOf } from '../src/chain/crypto/keys.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 import type { Logger } from '../src/log.js';
 
 // DEBUG_USER may use database_api, debug_api and custom_operations_api (the fixture); `*` may broadcast and read history.

@@ -5,9 +5,9 @@ import test, { type ExecutionContext } from 'ava';
 import { makeChain, op, DEV_PUB, DEV_WIF } from './helpers/chain.js';
 import { httpPost, WsClient, expectingReplies } from './helpers/clients.js';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { privateKeyFromWif, publicKeyOf, signCompact } from '../src/chain/keys.js';
-import { packSignedTransaction, packTransaction, signingDigest, transactionId } from '../src/chain/serializer.js';
-import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/public-key.js';
+import { privateKeyFromWif, publicKeyOf, signCompact } from '../src/chain/crypto/keys.js';
+import { packSignedTransaction, packTransaction, signingDigest, transactionId } from '../src/chain/protocol/serializer.js';
+import { formatAddress, parsePublicKey, publicKeyAddress } from '../src/chain/crypto/public-key.js';
 
 const OTHER_PUB = publicKeyOf(secp256k1.utils.randomPrivateKey());
 /** A valid key nobody uses. */

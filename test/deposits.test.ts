@@ -10,11 +10,11 @@ import { basic, callText, connectWs, httpPost, rpc, type WsClient } from './help
 import { tempDir } from './helpers/temp.js';
 import { startTestNode } from './helpers/node.js';
 import { signedTx } from './helpers/tx.js';
-import { CHAIN_START } from '../src/chain/transfer-feed.js';
-import { openChainStore, SCHEMA_VERSION } from '../src/chain/store.js';
+import { CHAIN_START } from '../src/chain/plugins/transfer-index.js';
+import { openChainStore, SCHEMA_VERSION } from '../src/chain/store/store.js';
 import { writeAscendingPages } from './helpers/ascending-pages.js';
-import type { OperationJson } from '../src/chain/types.js';
-import { transactionId } from '../src/chain/serializer.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
+import { transactionId } from '../src/chain/protocol/serializer.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';

@@ -1,8 +1,8 @@
-// fc::json::from_string's legacy parser as src/chain/fc-json-reader.ts follows it, case by case from
+// fc::json::from_string's legacy parser as src/chain/fc/fc-json-reader.ts follows it, case by case from
 // bitshares-fc src/io/json.cpp: what it accepts beyond JSON, which of its two exceptions it raises
 // where, and how the value is written back in a reply (stringify_large_ints_and_doubles).
 import test from 'ava';
-import { fixed17, readFcJson } from '../src/chain/fc-json-reader.js';
+import { fixed17, readFcJson } from '../src/chain/fc/fc-json-reader.js';
 
 const read = (text: string | number[]) => readFcJson(typeof text === 'string' ? Buffer.from(text, 'utf8') : Uint8Array.from(text));
 const json = (text: string | number[]): string => {

@@ -1,6 +1,6 @@
-// chain/fc-json.ts: fc's number and time formats for RPC output (reference §5.4).
+// chain/fc/fc-json.ts: fc's number and time formats for RPC output (reference §5.4).
 import test from 'ava';
-import { TIME_EPOCH, TIME_MAX, echoNumber, fcTime, i64, parseFcTime, u64 } from '../src/chain/fc-json.js';
+import { TIME_EPOCH, TIME_MAX, echoNumber, fcTime, i64, parseFcTime, u64 } from '../src/chain/fc/fc-json.js';
 
 test('i64: a number inside the int32 range stays a number, outside it becomes a decimal string', (t) => {
   t.is(i64(0), 0);

@@ -2,9 +2,9 @@
 // calculate_fee), with the bundled genesis fee schedule.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { BUNDLED_GENESIS } from '../src/chain/genesis.js';
-import { packOperation } from '../src/chain/serializer.js';
-import { calculateCoreFee, convertCoreFee, dataFee, defaultFeeSchedule, isCheapName, normaliseOperation, requiredFee, requiredFeeAsset, setFee, type FeeScheduleJson, type PriceJson } from '../src/chain/fees.js';
+import { BUNDLED_GENESIS } from '../src/chain/node/genesis.js';
+import { packOperation } from '../src/chain/protocol/serializer.js';
+import { calculateCoreFee, convertCoreFee, dataFee, defaultFeeSchedule, isCheapName, normaliseOperation, requiredFee, requiredFeeAsset, setFee, type FeeScheduleJson, type PriceJson } from '../src/chain/protocol/fees.js';
 import { op, DEV_PUB } from './helpers/chain.js';
 
 const schedule = (JSON.parse(readFileSync(BUNDLED_GENESIS, 'utf8')) as { initial_parameters: { current_fees: FeeScheduleJson } }).initial_parameters.current_fees;

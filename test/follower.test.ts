@@ -20,9 +20,9 @@ import { wsProxy } from './helpers/ws-proxy.js';
 import { serveChild, type ChildNode } from './helpers/child-node.js';
 import { signedTx } from './helpers/tx.js';
 import { checkStore } from './helpers/store-check.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { BUNDLED_GENESIS } from '../src/chain/genesis.js';
-import { blockId, numFromId, transactionId } from '../src/chain/serializer.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { BUNDLED_GENESIS } from '../src/chain/node/genesis.js';
+import { blockId, numFromId, transactionId } from '../src/chain/protocol/serializer.js';
 
 const NATHAN_KEY = privateKeyFromWif(DEV_WIF);
 const ANY = { authorization: basic('anypass', 'x') };

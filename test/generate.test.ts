@@ -1,22 +1,22 @@
 // graphene-rpc generate: a deterministic chain written through the chain writer, served by a node.
 import test, { type ExecutionContext } from 'ava';
-import { runGenerate } from '../src/generate-command.js';
-import { openChainStore } from '../src/chain/store.js';
+import { runGenerate } from '../src/generate/command.js';
+import { openChainStore } from '../src/chain/store/store.js';
 import { startTestNode } from './helpers/node.js';
 import { rpc } from './helpers/clients.js';
 import { tempDir } from './helpers/temp.js';
-import { blockId, transactionMerkleRoot, signingDigest } from '../src/chain/serializer.js';
-import { recoverPublicKey } from '../src/chain/keys.js';
-import { decryptMemo } from '../src/chain/memo.js';
-import { generatedKey } from '../src/chain/generate.js';
-import { idInstance } from '../src/chain/object-id.js';
-import { applyBlock, initChain } from '../src/chain/writer.js';
-import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/genesis.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/dev-key.js';
-import { parseFcTime } from '../src/chain/fc-json.js';
-import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
-import type { OperationJson, SignedTransactionJson } from '../src/chain/types.js';
+import { blockId, transactionMerkleRoot, signingDigest } from '../src/chain/protocol/serializer.js';
+import { recoverPublicKey } from '../src/chain/crypto/keys.js';
+import { decryptMemo } from '../src/chain/crypto/memo.js';
+import { generatedKey } from '../src/generate/generate.js';
+import { idInstance } from '../src/chain/fc/object-id.js';
+import { applyBlock, initChain } from '../src/chain/node/block-applier.js';
+import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { DEV_BLOCK_SIGNING_WIF } from '../src/chain/crypto/dev-key.js';
+import { parseFcTime } from '../src/chain/fc/fc-json.js';
+import { requiredFee, type FeeSchedule } from '../src/chain/protocol/fees.js';
+import type { OperationJson, SignedTransactionJson } from '../src/chain/protocol/types.js';
 
 const tmp = (t: ExecutionContext) => tempDir(t, 'graphene-rpc-gen-');
 

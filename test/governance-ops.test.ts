@@ -10,8 +10,8 @@ import { fixture, startTestNode } from './helpers/node.js';
 import { basic } from './helpers/clients.js';
 import { DEV_PUB, DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
-import type { OperationJson } from '../src/chain/types.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
 
 const ANY = { authorization: basic('anypass', 'x') };
 const NATHAN = '1.2.6';

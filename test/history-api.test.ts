@@ -5,8 +5,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { httpPost, WsClient } from './helpers/clients.js';
-import type { OperationJson } from '../src/chain/evaluators.js';
-import { idInstance } from '../src/chain/object-id.js';
+import type { OperationJson } from '../src/chain/evaluators/evaluators.js';
+import { idInstance } from '../src/chain/fc/object-id.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';

@@ -4,8 +4,8 @@
 import test from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { httpPost } from './helpers/clients.js';
-import { PAGE_SIZE, historyRuns, seqAtOrBefore } from '../src/chain/history-pages.js';
-import type { ChainStore } from '../src/chain/store.js';
+import { PAGE_SIZE, historyRuns, seqAtOrBefore } from '../src/chain/plugins/history-pages.js';
+import type { ChainStore } from '../src/chain/store/store.js';
 import { uintField } from '../workers/handlers/history.js';
 
 const NATHAN = 6;

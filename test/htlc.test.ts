@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUNDLED_GENESIS } from '../src/chain/genesis.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { BUNDLED_GENESIS } from '../src/chain/node/genesis.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 import { DEV_WIF } from './helpers/chain.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
 import { accountCreate, devnet, newKey } from './helpers/devnet-ops.js';
 
 const NATHAN = '1.2.6';

@@ -109,6 +109,24 @@ test('a flood of refused calls is logged as its first refusal, then a count at m
   t.is(accounted, refused);
 });
 
+test('a refused API set keeps Core\'s bare "Access denied" reply, and the log names the set, the access entry and the --api-access file to grant it in, once per connection and set', async (t) => {
+  const logs = captureLogs('info');
+  const { wsUrl } = await startTestNode(t, { 'api-access': ACCESS }, logs.log);
+  const ws = await connectWs(t, wsUrl);
+  for (const id of [1, 2]) {
+    const reply = await ws.call({ id, method: 'call', params: [1, 'network_node', []] });
+    t.is(reply.error.message, 'Execution error: Assert Exception: is_allowed: Access denied');
+  }
+  t.like((await ws.call({ id: 3, method: 'call', params: [1, 'login', ['bytemaster', 'supersecret']] })), { result: true });
+  t.is(typeof (await ws.call({ id: 4, method: 'call', params: [1, 'network_node', []] })).result, 'number');
+  await ws.close();
+  await logs.once('connection closed');
+  const refused = logs.lines.filter((l) => (l.msg as string).startsWith('API set refused'));
+  t.is(refused.length, 1);
+  t.like(refused[0], { api: 'network_node_api', entry: '*', apiAccess: path.resolve(ACCESS) });
+  t.regex(refused[0]!.msg as string, /grant it .* in the access file \(--api-access\)/);
+});
+
 test('LogBudget: the first event at once, then one line per period saying how many were held back', (t) => {
   const b = new LogBudget(1000);
   t.is(b.admit(0), 0);

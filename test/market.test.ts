@@ -1,14 +1,14 @@
-// The matching engine (src/chain/market.ts) through the chain writer, against numbers worked out by
+// The matching engine (src/chain/evaluators/market.ts) through the chain writer, against numbers worked out by
 // hand from BitShares Core's db_market.cpp: match_limit_normal_limit rounds down what the smaller
 // side receives and rounds up what it pays, fill_limit_order culls a remainder that would receive
 // nothing, apply_order matches best price first and oldest first at one price, and
 // clear_expired_orders cancels at the block's end.
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
-import { assetCreateOp } from '../src/chain/operations.js';
-import type { OperationJson } from '../src/chain/types.js';
-import { idInstance, objectIdParts } from '../src/chain/object-id.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
+import { assetCreateOp } from '../src/chain/protocol/operation-builders.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
+import { idInstance, objectIdParts } from '../src/chain/fc/object-id.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';

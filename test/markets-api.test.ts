@@ -9,8 +9,8 @@ import { connectWs } from './helpers/clients.js';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { generateBlocks, startDevnet } from './helpers/devnet.js';
-import type { OperationJson } from '../src/chain/types.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';

@@ -18,10 +18,10 @@ import {
   memoEncryptor,
   memoNonce,
   sharedSecret,
-} from '../src/chain/memo.js';
-import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
-import { NULL_PUBLIC_KEY } from '../src/chain/fc-json.js';
-import { parsePublicKey } from '../src/chain/public-key.js';
+} from '../src/chain/crypto/memo.js';
+import { privateKeyFromWif, publicKeyOf } from '../src/chain/crypto/keys.js';
+import { NULL_PUBLIC_KEY } from '../src/chain/fc/fc-json.js';
+import { parsePublicKey } from '../src/chain/crypto/public-key.js';
 import { DEV_PUB, DEV_WIF } from './helpers/chain.js';
 
 (bitsharesWs as { ChainConfig: { setPrefix(p: string): void } }).ChainConfig.setPrefix('BTS');

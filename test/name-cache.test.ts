@@ -3,11 +3,11 @@
 // it was read in, because a pending account that is rolled back frees its id for another account.
 import test from 'ava';
 import { makeChain, DEV_WIF, DEV_PUB } from './helpers/chain.js';
-import { BlockProducer } from '../src/chain/producer.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { accountCreateOp } from '../src/chain/operations.js';
-import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
-import type { FeeSchedule } from '../src/chain/fees.js';
+import { BlockProducer } from '../src/chain/node/producer.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { accountCreateOp } from '../src/chain/protocol/operation-builders.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/protocol/transaction-builder.js';
+import type { FeeSchedule } from '../src/chain/protocol/fees.js';
 import { createLogger } from '../src/log.js';
 import { buildConfig } from '../src/config.js';
 import { accountName } from '../workers/handlers/database/store-reads.js';

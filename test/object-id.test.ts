@@ -1,6 +1,6 @@
-// chain/object-id.ts: the one parser of "space.type.instance" and the faults it names.
+// chain/fc/object-id.ts: the one parser of "space.type.instance" and the faults it names.
 import test from 'ava';
-import { fcToUint64, idInstance, readObjectId, objectIdParts } from '../src/chain/object-id.js';
+import { fcToUint64, idInstance, readObjectId, objectIdParts } from '../src/chain/fc/object-id.js';
 
 test('readObjectId gives the three parts of a well-formed id, up to 8/8/48 bits', (t) => {
   t.deepEqual(readObjectId('1.2.0'), { space: 1, type: 2, instance: 0 });

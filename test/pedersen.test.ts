@@ -1,11 +1,11 @@
-// src/chain/pedersen.ts on its own: when the WebAssembly library loads, and the format difference
+// src/chain/crypto/pedersen.ts on its own: when the WebAssembly library loads, and the format difference
 // that keeps three crypto_api calls refused. The answers themselves are checked over the wire
 // against Core's vectors (crypto-api.test.ts).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import secp256k1Zkp from '@vulpemventures/secp256k1-zkp';
-import { blind, blindSum, rangeProofInfo, verifySum, zkpLoaded } from '../src/chain/pedersen.js';
+import { blind, blindSum, rangeProofInfo, verifySum, zkpLoaded } from '../src/chain/crypto/pedersen.js';
 import { fixture } from './helpers/fixtures.js';
 
 interface Vector {

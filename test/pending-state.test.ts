@@ -5,7 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { rpc, signedTx } from './helpers/tx.js';
 import { generateBlocks, startDevnet } from './helpers/devnet.js';
-import { idInstance } from '../src/chain/object-id.js';
+import { idInstance } from '../src/chain/fc/object-id.js';
 
 /** A devnet whose calls give their result (and throw on an error reply). */
 async function devnet(t: ExecutionContext) {

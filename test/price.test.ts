@@ -1,4 +1,4 @@
-// Prices and amounts as Core computes and prints them (src/chain/price.ts, after protocol/asset.cpp,
+// Prices and amounts as Core computes and prints them (src/chain/protocol/price.ts, after protocol/asset.cpp,
 // app/util.cpp and asset_object.cpp), the key order the order book relies on, checked against LMDB
 // itself, and the pending pool's overlay reading those keys in order.
 import test from 'ava';
@@ -18,8 +18,8 @@ import {
   priceToString,
   uint128AmountToString,
   type Price,
-} from '../src/chain/price.js';
-import { compareIndexKeys, overlayStore, type IndexKey, type StateStore } from '../src/chain/state-store.js';
+} from '../src/chain/protocol/price.js';
+import { compareIndexKeys, overlayStore, type IndexKey, type StateStore } from '../src/chain/store/state-store.js';
 import { prng } from '../src/prng.js';
 
 const price = (b: bigint | number, q: bigint | number, ba = 0, qa = 1): Price => ({ base: { amount: BigInt(b), asset: ba }, quote: { amount: BigInt(q), asset: qa } });

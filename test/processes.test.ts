@@ -14,7 +14,7 @@ import { until } from './helpers/until.js';
 import { parsePromText, valueOf } from '../bench/prom-text.js';
 import { serveChild } from './helpers/child-node.js';
 import { tempDir } from './helpers/temp.js';
-import { readerSlots } from '../src/main.js';
+import { readerSlots } from '../src/startup/writable-store.js';
 
 const TWO = { processes: '2', 'api-access': fixture('api-access.json') };
 

@@ -1,18 +1,18 @@
-// chain/producer.ts and pending.ts: each pending transaction is applied to the store on top of
+// chain/node/producer.ts and pending-undo.ts: each pending transaction is applied to the store on top of
 // everything pending before it; a refused one leaves no trace; a block starts from the head state
 // and carries what the store holds; what a crash left pending is rolled back.
 import test from 'ava';
 import { makeChain, DEV_WIF, DEV_PUB } from './helpers/chain.js';
-import { BlockProducer } from '../src/chain/producer.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { accountCreateOp, transferOp } from '../src/chain/operations.js';
-import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
-import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { BlockProducer } from '../src/chain/node/producer.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { accountCreateOp, transferOp } from '../src/chain/protocol/operation-builders.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/protocol/transaction-builder.js';
+import { requiredFee, type FeeSchedule } from '../src/chain/protocol/fees.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 import { createLogger } from '../src/log.js';
 import { RpcError } from '../src/errors.js';
-import type { ChainStore } from '../src/chain/store.js';
-import { hasPendingChanges, headNextInstance } from '../src/chain/pending.js';
+import type { ChainStore } from '../src/chain/store/store.js';
+import { hasPendingChanges, headNextInstance } from '../src/chain/store/pending-undo.js';
 import { captureLogs } from './helpers/logs.js';
 
 const key = privateKeyFromWif(DEV_WIF);

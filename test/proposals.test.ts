@@ -8,10 +8,10 @@
 import test, { type ExecutionContext } from 'ava';
 import { DEV_WIF } from './helpers/chain.js';
 import { accountCreate, auth, devnet, newKey } from './helpers/devnet-ops.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
-import { transferOp } from '../src/chain/operations.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
+import { transferOp } from '../src/chain/protocol/operation-builders.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 
 const NATHAN = '1.2.6';
 const ZERO = { amount: 0, asset_id: '1.3.0' };

@@ -7,8 +7,8 @@ import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import { fixture, startTestNode } from './helpers/node.js';
 import { WsClient, httpPost } from './helpers/clients.js';
-import { decryptMemo } from '../src/chain/memo.js';
-import { privateKeyFromWif, publicKeyOf } from '../src/chain/keys.js';
+import { decryptMemo } from '../src/chain/crypto/memo.js';
+import { privateKeyFromWif, publicKeyOf } from '../src/chain/crypto/keys.js';
 
 type Step = { kind: 'block'; time: number } | { kind: 'call'; request: string; reply: string };
 

@@ -6,7 +6,7 @@ import test from 'ava';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runGenerate } from '../src/generate-command.js';
+import { runGenerate } from '../src/generate/command.js';
 import { fixture } from './helpers/fixtures.js';
 import { startTestNode } from './helpers/node.js';
 import { WsClient, httpPostBytes } from './helpers/clients.js';

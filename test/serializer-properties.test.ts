@@ -1,4 +1,4 @@
-// Properties of the binary serialiser (src/chain/serializer.ts) over generated transactions of every
+// Properties of the binary serialiser (src/chain/protocol/serializer.ts) over generated transactions of every
 // operation type it packs (transfer, account_create, account_update, asset_create, asset_issue, custom):
 //  - the canonical JSON a transaction is stored and served in packs to the same bytes as the client's
 //    JSON, also after the store's JSON round trip, and canonicalising it again changes nothing (else a
@@ -10,7 +10,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import bjs from 'bitsharesjs';
 import bitsharesWs from 'bitsharesjs-ws';
-import { canonicalSignedTransaction, packOperation, packSignedTransaction, transactionId } from '../src/chain/serializer.js';
+import { canonicalSignedTransaction, packOperation, packSignedTransaction, transactionId } from '../src/chain/protocol/serializer.js';
 import { checkProperty } from './helpers/properties.js';
 
 // bitsharesjs defaults to the "CBA" prefix; our JSON uses the main chain's.

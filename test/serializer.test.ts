@@ -1,7 +1,7 @@
 // The binary serialiser against bitsharesjs' (an independent implementation of fc::raw::pack used by
 // BitShares wallets): every operation and transaction shape packs to the same bytes, ids and digests
 // agree, and the rules bitsharesjs does not cover (block id, merkle root) are pinned to block.cpp.
-// Over 500 lines because it checks one module, src/chain/serializer.ts (itself one table of packers),
+// Over 500 lines because it checks one module, src/chain/protocol/serializer.ts (with its packers in pack/),
 // shape by shape against bitsharesjs.
 
 import test from 'ava';
@@ -11,7 +11,6 @@ import bitsharesWs from 'bitsharesjs-ws';
 import {
   canonicalSignedTransaction,
   canonicalOperation,
-  Writer,
   packOperation,
   packTransaction,
   packSignedTransaction,
@@ -25,10 +24,11 @@ import {
   transactionMerkleRoot,
   refBlockPrefix,
   numFromId,
-} from '../src/chain/serializer.js';
-import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from '../src/chain/public-key.js';
+} from '../src/chain/protocol/serializer.js';
+import { ByteWriter } from '../src/chain/protocol/pack/byte-writer.js';
+import { formatAddress, formatPublicKey, parseAddress, parsePublicKey, publicKeyAddress } from '../src/chain/crypto/public-key.js';
 import { RpcError, type WireError } from '../src/errors.js';
-import { NULL_PUBLIC_KEY } from '../src/chain/fc-json.js';
+import { NULL_PUBLIC_KEY } from '../src/chain/fc/fc-json.js';
 import { DEV_PUB, DEV_WIF } from './helpers/chain.js';
 
 // bitsharesjs defaults to the "CBA" prefix; our JSON uses the main chain's.
@@ -47,7 +47,7 @@ const bjsPack = (type: string, json: unknown): string => {
   return s.toBuffer(s.fromObject(json)).toString('hex');
 };
 /** bitsharesjs' `operation` is a bare static_variant without toBuffer: its varint code, then the op. */
-const bjsOperation = (code: number, name: string, json: unknown): string => hex(new Writer().varint(code).finish()) + bjsPack(name, json);
+const bjsOperation = (code: number, name: string, json: unknown): string => hex(new ByteWriter().varint(code).finish()) + bjsPack(name, json);
 
 // ---------------------------------------------------------------------------------------------
 // Realistic operation JSON, as the RPC API shows it
@@ -237,7 +237,7 @@ test('addresses round-trip, and a key orders by its address as bitsharesjs compu
 // Primitives
 
 test('varint32 matches fc::unsigned_int at the 7-bit boundaries', (t) => {
-  const v = (n: number | bigint) => hex(new Writer().varint(n).finish());
+  const v = (n: number | bigint) => hex(new ByteWriter().varint(n).finish());
   t.is(v(0), '00');
   t.is(v(127), '7f');
   t.is(v(128), '8001');
@@ -254,7 +254,7 @@ test('int64 packs negatives and values beyond 2^53 given as strings', (t) => {
   for (const amount of [-1, '-1', '-9223372036854775808', '9223372036854775807', '9007199254740993', 2147483647, '2147483648']) {
     t.is(a(amount), bjsOperation(0, 'transfer', { ...transfers.plain, amount: { amount, asset_id: '1.3.0' } }), String(amount));
   }
-  const w = new Writer().int64(-2n).uint64(2n ** 64n - 1n).finish();
+  const w = new ByteWriter().int64(-2n).uint64(2n ** 64n - 1n).finish();
   t.is(hex(w), 'feffffffffffffff' + 'ffffffffffffffff');
 });
 
@@ -301,7 +301,7 @@ test('unsigned members are static_cast<uintN_t>(as_uint64()): they wrap, and bad
 });
 
 test('strings are varint-length UTF-8, time_point_sec is uint32 seconds', (t) => {
-  t.is(hex(new Writer().string('äb').finish()), '03c3a462');
+  t.is(hex(new ByteWriter().string('äb').finish()), '03c3a462');
   const packed = hex(packTransaction(trx([[0, transfers.plain]])));
   // ref_block_num 34294 = 0x85f6, ref_block_prefix 3707022213 = 0xdcf4ab85, then
   // 2024-03-05T10:20:30Z = 1709634030 = 0x65e6f1ee, all little-endian.
@@ -340,7 +340,7 @@ test('address_auths pack 20 bytes each, ordered by the bytes as Core compares ri
   const sorted = [...addrs].sort((a, b) => Buffer.compare(a, b));
   const json = { ...accountUpdates.keys, owner: { ...auth(1, []), address_auths: addrs.map((a, i) => [formatAddress(a), i + 1]) } };
   const packed = hex(packOperation([6, json]));
-  const expected = '03' + sorted.map((a) => hex(a) + hex(new Writer().uint16(addrs.indexOf(a) + 1).finish())).join('');
+  const expected = '03' + sorted.map((a) => hex(a) + hex(new ByteWriter().uint16(addrs.indexOf(a) + 1).finish())).join('');
   t.true(packed.includes(expected));
   // A single address is unambiguous, so bitsharesjs (which sorts by the base58 text) must agree.
   const one = { ...accountUpdates.keys, owner: { ...auth(1, []), address_auths: [[formatAddress(addrs[0] as Uint8Array), 1]] } };

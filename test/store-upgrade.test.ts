@@ -5,13 +5,13 @@
 // account history pages (schema 4) gets its pages built, and answers the same bytes.
 import test, { type ExecutionContext } from 'ava';
 import { DEV_WIF, makeChain, op } from './helpers/chain.js';
-import { applyBlock } from '../src/chain/writer.js';
-import { fcTime, parseFcTime } from '../src/chain/fc-json.js';
-import { privateKeyFromWif } from '../src/chain/keys.js';
-import { packStorageMap } from '../src/chain/account-storage.js';
+import { applyBlock } from '../src/chain/node/block-applier.js';
+import { fcTime, parseFcTime } from '../src/chain/fc/fc-json.js';
+import { privateKeyFromWif } from '../src/chain/crypto/keys.js';
+import { packStorageMap } from '../src/chain/plugins/account-storage.js';
 import { httpPost } from './helpers/clients.js';
-import { openChainStore, SCHEMA_VERSION } from '../src/chain/store.js';
-import { PAGE_SIZE } from '../src/chain/history-pages.js';
+import { openChainStore, SCHEMA_VERSION } from '../src/chain/store/store.js';
+import { PAGE_SIZE } from '../src/chain/plugins/history-pages.js';
 import { writeAscendingPages } from './helpers/ascending-pages.js';
 
 const NATHAN = '1.2.6';

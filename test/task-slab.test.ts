@@ -12,7 +12,7 @@ import { TaskSlots } from '../src/pool/task-slots.js';
 import { captureLogs } from './helpers/logs.js';
 import { tempDir } from './helpers/temp.js';
 
-const call = (method: string, params: unknown[] = []): PoolTask => ({ set: 'database', method, params, head: '{"id":1,"result":', deadline: 1e13, budgetMs: 5000, cancelSlot: 3, subscribe: true });
+const call = (method: string, params: unknown[] = []): PoolTask => ({ set: 'database', method, params, head: '{"id":1,"result":', deadline: 1e13, budgetMs: 5000, cancelSlot: 3, subscribe: true, sliceMs: 5 });
 
 test('a task written into the slab reads back in the worker as packed, long and non-ASCII strings too', (t) => {
   const slab = createTaskSlab(2);

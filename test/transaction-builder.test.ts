@@ -1,13 +1,13 @@
-// chain/transaction-builder.ts: TaPoS, expiration and fees as a wallet sets them, and signatures that
+// chain/protocol/transaction-builder.ts: TaPoS, expiration and fees as a wallet sets them, and signatures that
 // recover to the signing keys.
 import test from 'ava';
-import { buildTransaction, headOf, signTransaction } from '../src/chain/transaction-builder.js';
-import { transferOp } from '../src/chain/operations.js';
-import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/genesis.js';
-import { requiredFee, type FeeSchedule } from '../src/chain/fees.js';
-import { signatureKeys } from '../src/chain/authority.js';
-import { publicKeyOf } from '../src/chain/keys.js';
-import { refBlockPrefix } from '../src/chain/serializer.js';
+import { buildTransaction, headOf, signTransaction } from '../src/chain/protocol/transaction-builder.js';
+import { transferOp } from '../src/chain/protocol/operation-builders.js';
+import { BUNDLED_GENESIS, loadGenesis } from '../src/chain/node/genesis.js';
+import { requiredFee, type FeeSchedule } from '../src/chain/protocol/fees.js';
+import { signatureKeys } from '../src/chain/protocol/authority.js';
+import { publicKeyOf } from '../src/chain/crypto/keys.js';
+import { refBlockPrefix } from '../src/chain/protocol/serializer.js';
 
 const CHAIN_ID = 'ab'.repeat(32);
 const HEAD_ID = '0001e2400fa57d0b8c1e3f0a9b8c7d6e5f4a3b2c';

@@ -4,7 +4,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { TransferFeed, cutPage, type FeedSubscriber } from '../src/subscriptions/transfer-feed.js';
-import { CHAIN_START } from '../src/chain/transfer-feed.js';
+import { CHAIN_START } from '../src/chain/plugins/transfer-index.js';
 import { depositsHandlers } from '../workers/handlers/deposits.js';
 import { ReplyWriter } from '../workers/reply-writer.js';
 import { defaultConfig } from '../src/config.js';

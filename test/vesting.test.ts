@@ -5,8 +5,8 @@
 // 3 s apart, and evaluators see the previous block's time (head_block_time).
 import test, { type ExecutionContext } from 'ava';
 import { makeChain, op } from './helpers/chain.js';
-import { fcTime } from '../src/chain/fc-json.js';
-import type { OperationJson } from '../src/chain/types.js';
+import { fcTime } from '../src/chain/fc/fc-json.js';
+import type { OperationJson } from '../src/chain/protocol/types.js';
 
 const NATHAN = '1.2.6';
 const ALICE = '1.2.7';

@@ -5,7 +5,7 @@
 // when the handler starts, so the only way the call can end with -32012 is a look at it inside the walk.
 import test from 'ava';
 import { makeChain, op, DEV_PUB } from './helpers/chain.js';
-import { openChainStore } from '../src/chain/store.js';
+import { openChainStore } from '../src/chain/store/store.js';
 import { buildConfig } from '../src/config.js';
 import { handlerFor } from '../workers/handlers/index.js';
 import { DEADLINE_CHECK_EVERY, ReplyWriter } from '../workers/reply-writer.js';

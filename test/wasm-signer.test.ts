@@ -2,9 +2,9 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { loadWasmSigner } from '../src/chain/wasm-signer.js';
-import { isCanonical, recoverPublicKey, publicKeyOf, signCompact } from '../src/chain/keys.js';
-import { formatPublicKey } from '../src/chain/public-key.js';
+import { loadWasmSigner } from '../src/chain/crypto/wasm-signer.js';
+import { isCanonical, recoverPublicKey, publicKeyOf, signCompact } from '../src/chain/crypto/keys.js';
+import { formatPublicKey } from '../src/chain/crypto/public-key.js';
 
 const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 

@@ -1,6 +1,6 @@
 // What every handler gets: the store opened by this worker thread, the frozen config, and the
 // lookups several API sets share (name-or-id resolution, as database_api_helper does it).
-import type { ChainStore } from '../src/chain/store.js';
+import type { ChainStore } from '../src/chain/store/store.js';
 import type { Config } from '../src/config.js';
 import { ASSERT, RpcError, assertError } from '../src/errors.js';
 import { asObjectId } from '../src/api/params.js';

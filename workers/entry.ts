@@ -4,8 +4,8 @@
 // Imports only leaf modules (config types, errors, codec, store, API-set tables) and never the front end.
 import { Piscina } from 'piscina';
 import { deepFreeze } from '../src/config.js';
-import { openChainStore } from '../src/chain/store.js';
-import { setAddressPrefix } from '../src/chain/public-key.js';
+import { openChainStore } from '../src/chain/store/store.js';
+import { setAddressPrefix } from '../src/chain/crypto/public-key.js';
 import { decodeTasks } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, SliceReport, WireAnswer, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { slabRef } from '../src/protocol/reply-slab.js';

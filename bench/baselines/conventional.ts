@@ -9,7 +9,7 @@ import cluster from 'node:cluster';
 import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
 import { buildConfig } from '../../src/config.js';
-import { openChainStore } from '../../src/chain/store.js';
+import { openChainStore } from '../../src/chain/store/store.js';
 import { HANDLERS, handlerFor } from '../../workers/handlers/index.js';
 import { ReplyWriter } from '../../workers/reply-writer.js';
 import { toWireError } from '../../src/errors.js';

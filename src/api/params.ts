@@ -3,8 +3,8 @@
 // Each failure throws an RpcError shaped like the fc exception Core would raise.
 
 import { ASSERT, FC, RpcError, assertError, fcError } from '../errors.js';
-import { parseFcTime } from '../chain/fc-json.js';
-import { MAX_INSTANCE, MAX_SPACE_OR_TYPE, fcToUint64, type ObjectIdParts } from '../chain/object-id.js';
+import { parseFcTime } from '../chain/fc/fc-json.js';
+import { MAX_INSTANCE, MAX_SPACE_OR_TYPE, fcToUint64, type ObjectIdParts } from '../chain/fc/object-id.js';
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v);
 

@@ -7,7 +7,7 @@
 // Catch-up: get_block of every block after our head, up to --follow-blocks-in-flight requests in
 // flight, applied in order. Live: each block-applied notice raises the upstream's head and wakes the
 // same loop. After a reconnect it catches up again from its own head, so a missed notice leaves no
-// gap. Each block is applied by writer.ts's applyBlock with the upstream's header, in one write
+// gap. Each block is applied by block-applier.ts's applyBlock with the upstream's header, in one write
 // transaction: the block's previous must be our head, and its merkle root (which covers every
 // operation result) must be what our evaluation gives, so after a crash (kill -9) the store holds
 // whole blocks only, and a follower resumes from its head with no gap and no duplicate.
@@ -24,15 +24,15 @@
 // answered here can be read here at once. There is no pending state on a follower: a transaction
 // forwarded upstream is visible here once its block arrives, not before.
 import { EventEmitter } from 'node:events';
-import type { ChainStore } from '../chain/store.js';
-import { storeWriteError } from '../chain/store.js';
-import { applyBlock, BlockMismatch, DEFAULT_PLUGINS, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedBlockHeaderJson } from '../chain/writer.js';
-import { rewindPending } from '../chain/pending.js';
-import { recordPotentialPeer } from '../chain/peers.js';
-import { blockId, canonicalSignedTransaction, numFromId, transactionId } from '../chain/serializer.js';
-import { fcTime, parseFcTime } from '../chain/fc-json.js';
-import type { SignedTransactionJson } from '../chain/types.js';
-import type { ChainWriter, ChainWriterEvents } from '../chain/chain-writer.js';
+import type { ChainStore } from '../chain/store/store.js';
+import { storeWriteError } from '../chain/store/store.js';
+import { applyBlock, BlockMismatch, DEFAULT_PLUGINS, setBlockInterval, type AppliedBlock, type BlockPlugins, type SignedBlockHeaderJson } from '../chain/node/block-applier.js';
+import { rewindPending } from '../chain/store/pending-undo.js';
+import { recordPotentialPeer } from '../chain/node/peers.js';
+import { blockId, canonicalSignedTransaction, numFromId, transactionId } from '../chain/protocol/serializer.js';
+import { fcTime, parseFcTime } from '../chain/fc/fc-json.js';
+import type { SignedTransactionJson } from '../chain/protocol/types.js';
+import type { ChainWriter, ChainWriterEvents } from '../chain/node/chain-writer.js';
 import { RPC, RpcError, limitError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { UpstreamCallError, UpstreamClient, UpstreamConnectionError } from './upstream-client.js';
@@ -156,7 +156,7 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
     return undefined;
   }
 
-  /** The follower as the front end sees the chain's writer (chain-writer.ts): it does not produce. */
+  /** The follower as the front end sees the chain's writer (chain-block-applier.ts): it does not produce. */
   asWriter(): ChainWriter {
     return {
       push: (trx) => this.push(trx),

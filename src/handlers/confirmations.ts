@@ -1,7 +1,7 @@
 // Waiters for transactions to appear in a block: broadcast_transaction_with_callback sends a notice,
 // broadcast_transaction_synchronous resolves its reply. Built once per block from the producer's
 // report, in the block's order.
-import type { ProducedBlock } from '../chain/producer.js';
+import type { ProducedBlock } from '../chain/node/producer.js';
 import type { WireError } from '../errors.js';
 
 /** transaction_confirmation, reflected as (id)(block_num)(trx_num)(trx). */

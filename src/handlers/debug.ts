@@ -1,7 +1,7 @@
 // debug_api handlers (debug_witness plugin): produce blocks on demand for tests and benchmarks.
 import { RpcError, assertError } from '../errors.js';
 import { asString, asUint32 } from '../api/params.js';
-import { privateKeyFromWif, publicKeyOf } from '../chain/keys.js';
+import { privateKeyFromWif, publicKeyOf } from '../chain/crypto/keys.js';
 import type { debugApi } from '../api/sets/debug.js';
 import type { HandlerTable } from '../api/types.js';
 import type { FrontHandler } from './types.js';

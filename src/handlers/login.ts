@@ -1,13 +1,15 @@
 // login_api handlers (api.cpp:56-375 for the current variant, api.cpp@6.0.2 for the legacy one), and
 // the dummy set. They run in the front end because they read and change session state; each returns
 // the JSON value of its result.
+import path from 'node:path';
 import { applicationOptions, type Config } from '../config.js';
 import { ASSERT, RpcError, assertError, legacyGetterAssert } from '../errors.js';
 import { asString } from '../api/params.js';
 import type { loginApiCurrent, loginApiLegacy, dummyApi } from '../api/sets/login.js';
 import type { HandlerTable } from '../api/types.js';
 import { UNKEPT } from '../api/unkept.js';
-import type { FrontHandler } from './types.js';
+import type { Session } from '../session/session.js';
+import type { FrontHandler, Services } from './types.js';
 import { allowedNow, attemptLogin, dropLogin, noteLogins, takeLogin } from './login-flow.js';
 
 /**
@@ -32,9 +34,35 @@ const pluginMissing = (setName: string, config: Config): string | undefined => {
   return p && !p.enabled(config) ? p.message : undefined;
 };
 
+/** The sets each connection has been told are refused, so that a client that asks again and again is logged once. */
+const refusalsLogged = new WeakMap<Session, Set<string>>();
+
+/**
+ * A refused API set, logged with what would grant it. The reply stays Core's bare "Access denied"
+ * (its message and fc data are what clients and the transcripts compare), so the hint for the
+ * operator is this log line: the set to grant, the access entry the connection is under, and the
+ * access file (--api-access) to grant it in.
+ */
+function logRefusal(s: Session, services: Services, setName: string): void {
+  let logged = refusalsLogged.get(s);
+  if (!logged) refusalsLogged.set(s, (logged = new Set()));
+  if (logged.has(setName)) return;
+  logged.add(setName);
+  const file = services.config.apiAccess;
+  // The entry is the access file's user the connection is under ('*' for the wildcard); the file is
+  // where to grant the set: the one in force, or none yet (every user then gets the public sets).
+  s.log.info(
+    { api: `${setName}_api`, entry: s.entry?.slice(0, 64), apiAccess: file === null ? null : path.resolve(file) },
+    'API set refused: to serve it, grant it to this entry in the access file (--api-access)',
+  );
+}
+
 function currentGetter(setName: string): FrontHandler {
   return ({ session: s, services }) => {
-    if (!allowedNow(services.login, s).includes(`${setName}_api`)) throw new RpcError(assertError(ASSERT.ACCESS_DENIED, {}, where(setName)));
+    if (!allowedNow(services.login, s).includes(`${setName}_api`)) {
+      logRefusal(s, services, setName);
+      throw new RpcError(assertError(ASSERT.ACCESS_DENIED, {}, where(setName)));
+    }
     const plugin = pluginMissing(setName, services.config);
     if (plugin) throw new RpcError(assertError(plugin, {}, where(setName)));
     return s.register(setName);
@@ -45,6 +73,7 @@ function legacyGetter(setName: string): FrontHandler {
   return ({ session: s, services }) => {
     // Legacy getters assert that the API object exists, i.e. that a login enabled it.
     if (!allowedNow(services.login, s).includes(`${setName}_api`)) {
+      logRefusal(s, services, setName);
       throw new RpcError(assertError(legacyGetterAssert(`${setName}_api`), {}, where(setName)));
     }
     return s.register(setName);

@@ -7,8 +7,8 @@ import type { databaseApi } from '../api/sets/database.js';
 import type { HandlerTable } from '../api/types.js';
 import type { FrontHandler } from './types.js';
 import { requireWebSocket } from './broadcast.js';
-import { marketKey } from '../chain/price.js';
-import { idInstance } from '../chain/object-id.js';
+import { marketKey } from '../chain/protocol/price.js';
+import { idInstance } from '../chain/fc/object-id.js';
 
 const FILE = 'database_api';
 const where = (method: string) => ({ file: FILE, method });

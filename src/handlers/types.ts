@@ -3,7 +3,7 @@
 // state that has one owner in the front end's thread (the block producer, the chain writer).
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import type { ChainWriter } from '../chain/chain-writer.js';
+import type { ChainWriter } from '../chain/node/chain-writer.js';
 import type { RpcRequest } from '../protocol/jsonrpc.js';
 import type { Session } from '../session/session.js';
 import type { SubscriptionHub } from '../subscriptions/hub.js';

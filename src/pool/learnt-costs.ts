@@ -8,7 +8,6 @@
 // for reasons of the moment (a collection, its thread waiting for a CPU), and learning from a few
 // of a million would make a wallet's everyday calls heavy. Bounded: at most LEARNT_SHAPES shapes
 // are kept, the least recently struck forgotten first.
-import type { Target } from '../dispatch/route.js';
 
 /** Shapes kept (learnt and still counting strikes): what a client inventing argument sizes can grow this to. */
 export const LEARNT_SHAPES = 1024;
@@ -26,7 +25,7 @@ export const LEARNT_FOR_MS = 10 * 60_000;
  * lengths, one level into objects: a transaction's operations; a string's length in KiB; the span
  * of a range of blocks). Cheap: it looks at the arguments' top level and one below.
  */
-export function shapeOf(t: Pick<Target, 'setKey' | 'method' | 'args'>): string {
+export function shapeOf(t: { readonly setKey: string; readonly method: string; readonly args: readonly unknown[] }): string {
   let size = 0;
   const args = t.args;
   for (let i = 0; i < args.length; i++) {

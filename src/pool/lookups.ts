@@ -2,7 +2,7 @@
 // (a task without a reply head: the worker writes the result JSON alone).
 import { RpcError } from '../errors.js';
 import type { Owner, Scheduler } from './scheduler.js';
-import { idInstance } from '../chain/object-id.js';
+import { idInstance } from '../chain/fc/object-id.js';
 import { releaseReply } from '../protocol/reply-slab.js';
 import type { PoolAnswer } from '../protocol/thread-messages.js';
 

@@ -3,8 +3,8 @@
 // clone): an AppliedBlock carries Maps and Sets. Errors cross as data (an RpcError's wire form),
 // never as Error objects, which lose their class and fields on the way (STYLE.md, point 3).
 import type { Config } from '../config.js';
-import type { AppliedBlock, SignedTransactionJson } from '../chain/writer.js';
-import type { BlockWriteFailure } from '../chain/producer.js';
+import type { AppliedBlock, SignedTransactionJson } from '../chain/node/block-applier.js';
+import type { BlockWriteFailure } from '../chain/node/producer.js';
 import type { FollowStatus } from '../follow/follower.js';
 import type { WireError } from '../errors.js';
 import type { MetricsJson } from '../metrics/node-metrics.js';

@@ -22,7 +22,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import type { ChainWriter } from '../chain/chain-writer.js';
+import type { ChainWriter } from '../chain/node/chain-writer.js';
 import { RpcError, isWireError } from '../errors.js';
 import { aggregateMetrics, foldCounts, retiredCounts, servingProcessesMetrics, type MetricsJson } from '../metrics/node-metrics.js';
 import type { ToServing, ToWriter, WriterOp, WriterState } from './messages.js';

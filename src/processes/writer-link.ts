@@ -8,7 +8,7 @@
 // reply resolves: a client that broadcasts and then reads, here or on any other serving process
 // that has had the event, reads the new state.
 import { EventEmitter } from 'node:events';
-import type { ChainWriter, ChainWriterEvents } from '../chain/chain-writer.js';
+import type { ChainWriter, ChainWriterEvents } from '../chain/node/chain-writer.js';
 import { RPC, RpcError, limitError } from '../errors.js';
 import type { MetricsJson, ToServing, ToWriter, WriterOp, WriterState } from './messages.js';
 

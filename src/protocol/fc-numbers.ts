@@ -1,6 +1,6 @@
 // Integers exactly as bitshares-fc writes them in JSON (`json::stringify_large_ints_and_doubles`,
 // reference §5.4): the one place for this rule, used by the envelope (request ids) and, through
-// src/chain/fc-json.ts, by every object the chain writer builds. A leaf: it imports nothing.
+// src/chain/fc/fc-json.ts, by every object the chain writer builds. A leaf: it imports nothing.
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;

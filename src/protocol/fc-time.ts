@@ -1,6 +1,6 @@
 // Time exactly as bitshares-fc writes and reads it (`time_point_sec`, reference §5.4): the one place
 // for this format, used by the error table (the log context's timestamp) and, through
-// src/chain/fc-json.ts, by every object the chain writer builds and every argument the API reads.
+// src/chain/fc/fc-json.ts, by every object the chain writer builds and every argument the API reads.
 // A leaf: it imports nothing, so the error table and the wire protocol may use it without reaching
 // into the chain.
 

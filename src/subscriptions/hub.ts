@@ -20,8 +20,8 @@
 // by broadcast callbacks). It knows sessions only as `Subscriber`s and knows nothing of the pool:
 // what a pool call subscribes to arrives as plain ids.
 
-import type { ProducedBlock } from '../chain/producer.js';
-import type { SignedTransactionJson } from '../chain/writer.js';
+import type { ProducedBlock } from '../chain/node/producer.js';
+import type { SignedTransactionJson } from '../chain/node/block-applier.js';
 
 /** One session's subscription state (database_api_impl's members). */
 export class SessionSubscriptions {

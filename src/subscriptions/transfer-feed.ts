@@ -19,8 +19,8 @@
 // With irreversible_only a page reads only blocks up to the last irreversible one; a subscription
 // that knows of a transfer in a block not yet irreversible reads again at each block until that block
 // is. Pending transactions never reach the feed: the index is written with blocks (transfer-feed.ts).
-import type { ProducedBlock } from '../chain/producer.js';
-import { transferAccountsOf } from '../chain/transfer-feed.js';
+import type { ProducedBlock } from '../chain/node/producer.js';
+import { transferAccountsOf } from '../chain/plugins/transfer-index.js';
 import { RPC, type WireError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { noticeText } from './hub.js';

@@ -2,8 +2,8 @@
 // its JSON, the JSON back to back), written from the per-operation history: what a store made before
 // schema 9 holds, for the tests that stand in for one. Written apart from history-pages.ts on purpose,
 // so that the upgrade's reading of the old layout is checked against an independent writer of it.
-import type { ChainStore } from '../../src/chain/store.js';
-import { PAGE_SIZE } from '../../src/chain/history-pages.js';
+import type { ChainStore } from '../../src/chain/store/store.js';
+import { PAGE_SIZE } from '../../src/chain/plugins/history-pages.js';
 
 /** Replaces every account's history pages by the ascending layout of schema 5 to 8. */
 export async function writeAscendingPages(store: ChainStore): Promise<number> {

@@ -13,7 +13,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { ObjectKey } from '../../src/chain/store.js';
+import type { ObjectKey } from '../../src/chain/store/store.js';
 
 const dataDir = process.argv[2]!;
 const target = Math.max(1, Number(process.argv[3] ?? 1));

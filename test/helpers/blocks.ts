@@ -1,6 +1,6 @@
 // Waiting for the chain to move: the block producer's own events, not sleeps and polls.
 import { once } from 'node:events';
-import type { ProducedBlock } from '../../src/chain/producer.js';
+import type { ProducedBlock } from '../../src/chain/node/producer.js';
 import { rpc } from './clients.js';
 import type { TestNode } from './node.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { buildConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startNode } from '../../src/main.js';
-import { parseFcTime } from '../../src/chain/fc-json.js';
+import { parseFcTime } from '../../src/chain/fc/fc-json.js';
 import { WebSocket, WebSocketServer } from 'ws';
 
 export async function startCaptureDevnet(lines: string[]) {

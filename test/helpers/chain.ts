@@ -4,14 +4,14 @@ import type { ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openChainStore, type ChainStore } from '../../src/chain/store.js';
-import { BUNDLED_GENESIS, loadGenesis } from '../../src/chain/genesis.js';
-import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } from '../../src/chain/writer.js';
-import type { OperationJson } from '../../src/chain/evaluators.js';
-import { parseFcTime, fcTime } from '../../src/chain/fc-json.js';
-import { privateKeyFromWif } from '../../src/chain/keys.js';
-import { DEV_BLOCK_SIGNING_WIF, DEV_PUBLIC_KEY } from '../../src/chain/dev-key.js';
-import { accountCreateOp, assetCreateOp, assetIssueOp, customOp, limitOrderCancelOp, limitOrderCreateOp, transferOp } from '../../src/chain/operations.js';
+import { openChainStore, type ChainStore } from '../../src/chain/store/store.js';
+import { BUNDLED_GENESIS, loadGenesis } from '../../src/chain/node/genesis.js';
+import { applyBlock, initChain, type AppliedBlock, type SignedTransactionJson } from '../../src/chain/node/block-applier.js';
+import type { OperationJson } from '../../src/chain/evaluators/evaluators.js';
+import { parseFcTime, fcTime } from '../../src/chain/fc/fc-json.js';
+import { privateKeyFromWif } from '../../src/chain/crypto/keys.js';
+import { DEV_BLOCK_SIGNING_WIF, DEV_PUBLIC_KEY } from '../../src/chain/crypto/dev-key.js';
+import { accountCreateOp, assetCreateOp, assetIssueOp, customOp, limitOrderCancelOp, limitOrderCreateOp, transferOp } from '../../src/chain/protocol/operation-builders.js';
 import { startTestNode, type TestNode } from './node.js';
 
 /** Graphene's well-known development key: nathan's keys and the devnet's block signing key. */
@@ -63,7 +63,7 @@ export function makeChain(t: ExecutionContext): TestChain {
   };
 }
 
-/** Operation builders with the fields in Core's reflection order (src/chain/operations.ts). */
+/** Operation builders with the fields in Core's reflection order (src/chain/protocol/operation-builders.ts). */
 export const op = {
   transfer: (from: string, to: string, amount: number | string, assetId = '1.3.0', memo?: Record<string, unknown>): OperationJson => transferOp(from, to, amount, assetId, memo),
   accountCreate: (name: string, key = DEV_PUB, registrar = '1.2.6'): OperationJson => accountCreateOp(name, key, registrar),

@@ -7,10 +7,10 @@ import { fixture, startTestNode } from './node.js';
 import { basic } from './clients.js';
 import { DEV_WIF } from './chain.js';
 import { rpc } from './tx.js';
-import { publicKeyOf } from '../../src/chain/keys.js';
-import { buildTransaction, headOf, signTransaction } from '../../src/chain/transaction-builder.js';
-import { requiredFee, type FeeScheduleJson } from '../../src/chain/fees.js';
-import type { OperationJson } from '../../src/chain/types.js';
+import { publicKeyOf } from '../../src/chain/crypto/keys.js';
+import { buildTransaction, headOf, signTransaction } from '../../src/chain/protocol/transaction-builder.js';
+import { requiredFee, type FeeScheduleJson } from '../../src/chain/protocol/fees.js';
+import type { OperationJson } from '../../src/chain/protocol/types.js';
 
 const NATHAN = '1.2.6';
 const ZERO = { amount: 0, asset_id: '1.3.0' };

@@ -27,7 +27,9 @@ interface Build {
 
 async function loadBuild(root: string): Promise<Build> {
   const load = (file: string) => import(pathToFileURL(path.join(root, 'dist', file)).href);
-  const [gen, main, config, log] = await Promise.all([load('src/generate-command.js'), load('src/main.js'), load('src/config.js'), load('src/log.js')]);
+  // `generate`'s command was src/generate-command.js in builds before src/generate/ existed.
+  const generate = () => load('src/generate/command.js').catch(() => load('src/generate-command.js'));
+  const [gen, main, config, log] = await Promise.all([generate(), load('src/main.js'), load('src/config.js'), load('src/log.js')]);
   return { runGenerate: gen.runGenerate, startNode: main.startNode, buildConfig: config.buildConfig, createLogger: log.createLogger };
 }
 

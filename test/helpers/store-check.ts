@@ -2,9 +2,9 @@
 // 1..head present, linked to the one before, with the id and merkle root its contents give; each
 // block's operations present and indexed (objects, operation index, transactions, account history)
 // and nothing of a block after the head; the counters agree with what is stored.
-import { openChainStore } from '../../src/chain/store.js';
-import { blockId, transactionId, transactionMerkleRoot } from '../../src/chain/serializer.js';
-import { parseFcTime } from '../../src/chain/fc-json.js';
+import { openChainStore } from '../../src/chain/store/store.js';
+import { blockId, transactionId, transactionMerkleRoot } from '../../src/chain/protocol/serializer.js';
+import { parseFcTime } from '../../src/chain/fc/fc-json.js';
 
 export interface StoreCheck {
   /** the head block number; 0 for a store holding genesis only, -1 for one with nothing committed */

@@ -1,8 +1,8 @@
 // Builds and signs transactions for tests with the node's own transaction builder, the way a wallet
 // does: TaPoS from the head block, expiration after the head block time, fees from get_required_fees.
-import { privateKeyFromWif } from '../../src/chain/keys.js';
-import { buildTransaction, headOf, signTransaction } from '../../src/chain/transaction-builder.js';
-import type { OperationJson } from '../../src/chain/types.js';
+import { privateKeyFromWif } from '../../src/chain/crypto/keys.js';
+import { buildTransaction, headOf, signTransaction } from '../../src/chain/protocol/transaction-builder.js';
+import type { OperationJson } from '../../src/chain/protocol/types.js';
 import { rpc } from './clients.js';
 
 // Kept here too: tests import rpc from this module.

@@ -4,7 +4,7 @@
 import { assetApi } from '../../src/api/sets/asset.js';
 import { ASSERT, RpcError, assertError } from '../../src/errors.js';
 import { asObjectId, asString, asUint32 } from '../../src/api/params.js';
-import { i64 } from '../../src/chain/fc-json.js';
+import { i64 } from '../../src/chain/fc/fc-json.js';
 import { resolveAsset, type WorkerContext } from '../context.js';
 import type { HandlersFor } from './types.js';
 

@@ -3,7 +3,7 @@
 // hex strings padded or cut to their type's size, never refused for their length), and where fc's
 // FC_ASSERT fails the error carries its text: the asserted expression as the preprocessor writes it.
 //
-// blind, blind_sum, verify_sum and range_get_info compute Core's answers (src/chain/pedersen.ts).
+// blind, blind_sum, verify_sum and range_get_info compute Core's answers (src/chain/crypto/pedersen.ts).
 // verify_range, range_proof_sign and verify_range_proof_rewind are refused: the one secp256k1-zkp
 // build on the npm registry makes and checks range proofs in the Elements format, which differs from
 // the 2015 format Core's proofs have (pedersen.ts says how), so it could neither check Core's proofs
@@ -12,7 +12,7 @@ import { cryptoApi } from '../../src/api/sets/crypto.js';
 import { RpcError, assertError } from '../../src/errors.js';
 import { asByteArray, asHexVector, asInt64, asSha256, asUint32, asUint64, asVariantArray } from '../../src/api/params.js';
 import { i64, u64 } from '../../src/protocol/fc-numbers.js';
-import { blind, blindSum, rangeProofInfo, verifySum } from '../../src/chain/pedersen.js';
+import { blind, blindSum, rangeProofInfo, verifySum } from '../../src/chain/crypto/pedersen.js';
 import type { Handler, HandlersFor } from './types.js';
 import type { ReplyWriter } from '../reply-writer.js';
 

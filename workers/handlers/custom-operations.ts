@@ -1,6 +1,6 @@
 // custom_operations_api handlers (api.cpp custom_operations_api::get_storage_info, and
 // database_api_helper.hxx get_objects_by_x), from the account storage the custom_operations plugin
-// keeps (src/chain/account-storage.ts).
+// keeps (src/chain/plugins/account-storage.ts).
 //
 // Which index answers depends on the arguments given, as in Core: account, catalog and key → the one
 // object of by_account_catalog_key (start_id is not used there: the index has no id to start from);
@@ -11,9 +11,9 @@
 import { customOperationsApi } from '../../src/api/sets/custom-operations.js';
 import { ASSERT, RpcError, assertError } from '../../src/errors.js';
 import { asString } from '../../src/api/params.js';
-import { MAX_INSTANCE } from '../../src/chain/object-id.js';
-import { MAX_KEY_SIZE, STORAGE_INDEX, STORAGE_SPACE, STORAGE_TYPE, indexText } from '../../src/chain/account-storage.js';
-import type { StorageIndexKey } from '../../src/chain/store.js';
+import { MAX_INSTANCE } from '../../src/chain/fc/object-id.js';
+import { MAX_KEY_SIZE, STORAGE_INDEX, STORAGE_SPACE, STORAGE_TYPE, indexText } from '../../src/chain/plugins/account-storage.js';
+import type { StorageIndexKey } from '../../src/chain/store/store.js';
 import { resolveAccount, type WorkerContext } from '../context.js';
 import { optTyped, optU32 } from './database/arguments.js';
 import { writeObjects, type Key } from './database/store-reads.js';

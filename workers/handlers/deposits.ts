@@ -1,4 +1,4 @@
-// deposits_api.get_transfers: a page of the deposit feed (src/chain/transfer-feed.ts, README "Deposit
+// deposits_api.get_transfers: a page of the deposit feed (src/chain/plugins/transfer-index.ts, README "Deposit
 // feed"). One ordered range read per account from the cursor on, merged in chain order, each
 // transfer's stored JSON copied into the reply between its cursor and its `irreversible` flag.
 //
@@ -8,8 +8,8 @@
 import { depositsApi } from '../../src/api/sets/deposits.js';
 import { ASSERT, RpcError, assertError } from '../../src/errors.js';
 import { asArray, asOptionalBool, asString, asUint32 } from '../../src/api/params.js';
-import { afterBlock, decodeCursor, encodeCursor, laterPosition, positionAfter, readTransfers, type Position } from '../../src/chain/transfer-feed.js';
-import { headNextInstance } from '../../src/chain/pending.js';
+import { afterBlock, decodeCursor, encodeCursor, laterPosition, positionAfter, readTransfers, type Position } from '../../src/chain/plugins/transfer-index.js';
+import { headNextInstance } from '../../src/chain/store/pending-undo.js';
 import { resolveAccount, type WorkerContext } from '../context.js';
 import type { HandlersFor } from './types.js';
 

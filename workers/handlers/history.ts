@@ -6,10 +6,10 @@
 import { historyApi } from '../../src/api/sets/history.js';
 import { ASSERT, RpcError, assertError } from '../../src/errors.js';
 import { asArray, asObjectId, asString, asTime, asUint32, asUint64 } from '../../src/api/params.js';
-import { objectIdParts } from '../../src/chain/object-id.js';
+import { objectIdParts } from '../../src/chain/fc/object-id.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../context.js';
 import type { ReplyWriter } from '../reply-writer.js';
-import { historyRuns, seqAtOrBefore } from '../../src/chain/history-pages.js';
+import { historyRuns, seqAtOrBefore } from '../../src/chain/plugins/history-pages.js';
 import type { HandlersFor } from './types.js';
 import { answerNothing } from './unkept-answers.js';
 
@@ -359,7 +359,7 @@ export const historyHandlers = {
   },
 
   // The market_history plugin's calls (api.cpp), from the plugin's objects in the store
-  // (src/chain/market-history.ts): assets are resolved (throwing), and the pair is ordered by id.
+  // (src/chain/plugins/market-history.ts): assets are resolved (throwing), and the pair is ordered by id.
   get_fill_order_history(ctx, [a, b, limitArg], out) {
     const base = asString(a);
     const quote = asString(b);

@@ -1,7 +1,7 @@
 // How the market calls read the store (database_api.cpp's market functions, api_objects.cpp,
 // util.cpp): limit orders through their indexes, the order book and tickers built from them, and
 // the market_history plugin's objects. Shared by database_api, history_api, orders_api and
-// get_full_accounts; see src/chain/store.ts for the keys.
+// get_full_accounts; see src/chain/store/store.ts for the keys.
 import { RpcError, assertError } from '../../src/errors.js';
 import {
   amountToString,
@@ -11,12 +11,12 @@ import {
   uint128AmountToString,
   invert,
   type Price,
-} from '../../src/chain/price.js';
+} from '../../src/chain/protocol/price.js';
 import type { WorkerContext } from '../context.js';
 import { asObjectId } from '../../src/api/params.js';
 import { asInt64 } from './database/arguments.js';
 import { accountName, parseObject } from './database/store-reads.js';
-import { idInstance } from '../../src/chain/object-id.js';
+import { idInstance } from '../../src/chain/fc/object-id.js';
 
 export interface AssetInfo {
   readonly instance: number;

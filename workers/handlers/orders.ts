@@ -9,8 +9,8 @@
 import { ordersApi } from '../../src/api/sets/orders.js';
 import { ASSERT, FC, RpcError, assertError, fcError } from '../../src/errors.js';
 import { asString, asUint32, asUint64 } from '../../src/api/params.js';
-import { comparePrice, divideByRatio, multiplyByRatio, priceFromJson, priceJson, priceMax, priceMin, PERCENT_100, type Price } from '../../src/chain/price.js';
-import { i64 } from '../../src/chain/fc-json.js';
+import { comparePrice, divideByRatio, multiplyByRatio, priceFromJson, priceJson, priceMax, priceMin, PERCENT_100, type Price } from '../../src/chain/protocol/price.js';
+import { i64 } from '../../src/chain/fc/fc-json.js';
 import { resolveAsset, type WorkerContext } from '../context.js';
 import { checkMarket, orderJson, ordersOfMarket, priceArgument } from './market-reads.js';
 import type { HandlersFor } from './types.js';

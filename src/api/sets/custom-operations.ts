@@ -1,5 +1,5 @@
 // custom_operations_api (reference §4.9). Its data comes from the custom_operations plugin's account
-// storage (src/chain/account-storage.ts); workers/handlers/custom-operations.ts answers as Core does.
+// storage (src/chain/plugins/account-storage.ts); workers/handlers/custom-operations.ts answers as Core does.
 import { defineApiSet, method, opt } from '../types.js';
 
 export const customOperationsApi = defineApiSet({

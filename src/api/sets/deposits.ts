@@ -1,6 +1,6 @@
 // deposits_api: the deposit feed, this node's own API set (BitShares Core has none like it). A feed of
 // the transfers to and from a list of accounts, in chain order, resumable from a cursor that names a
-// chain position (src/chain/transfer-feed.ts; README "Deposit feed"). Pages are read in the worker
+// chain position (src/chain/plugins/transfer-index.ts; README "Deposit feed"). Pages are read in the worker
 // pool; subscriptions change connection state, so they run in the front end.
 import { defineApiSet, frontEnd, method, opt, req } from '../types.js';
 

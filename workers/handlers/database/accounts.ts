@@ -9,7 +9,7 @@ import { asPublicKey } from './arguments.js';
 import { checkLimit } from './checks.js';
 import { assetsIssuedBy, balanceInstances } from './account-holdings.js';
 import { instancesByAccount, lookupVotes } from './vote-lookup.js';
-import { objectIdParts } from '../../../src/chain/object-id.js';
+import { objectIdParts } from '../../../src/chain/fc/object-id.js';
 import { NULL, accountName, countOf, mustParse, rawObject, writeList, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';

@@ -2,8 +2,8 @@
 // from_variant (or the C++ constructor it calls) converts it, with the same failures.
 import { asArray, asInt64 as asInt64Checked, asObjectId, asOptionalBool, asString, asUint32, asUint64, type ParsedId } from '../../../src/api/params.js';
 import { FC, RpcError, assertError, fcError } from '../../../src/errors.js';
-import { addressPrefix, parseAddress, parsePublicKey } from '../../../src/chain/public-key.js';
-import { canonicalSignedTransaction } from '../../../src/chain/serializer.js';
+import { addressPrefix, parseAddress, parsePublicKey } from '../../../src/chain/crypto/public-key.js';
+import { canonicalSignedTransaction } from '../../../src/chain/protocol/serializer.js';
 
 export const optU32 = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : asUint32(v));
 export const asBool = (v: unknown): boolean => asOptionalBool(v) ?? false;

@@ -4,9 +4,9 @@
 
 import { asArray, asString } from '../../../src/api/params.js';
 import { RpcError } from '../../../src/errors.js';
-import { packSignedTransaction, packTransaction } from '../../../src/chain/serializer.js';
-import { requiredFeesOf, type PriceJson } from '../../../src/chain/fees.js';
-import { potentialSignatures, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../../../src/chain/authority.js';
+import { packSignedTransaction, packTransaction } from '../../../src/chain/protocol/serializer.js';
+import { requiredFeesOf, type PriceJson } from '../../../src/chain/protocol/fees.js';
+import { potentialSignatures, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../../../src/chain/protocol/authority.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import { asPublicKey, asTransaction, serializerError } from './arguments.js';
 import { notSupported } from './checks.js';

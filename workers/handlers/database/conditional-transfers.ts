@@ -1,6 +1,6 @@
 // database_api: Withdrawals (withdraw permissions) and HTLC: transfers that wait on a condition.
 // Withdraw permissions do not exist (src/api/unkept.ts); HTLCs (1.16.x) are read from the store
-// through their indexes (src/chain/htlc.ts). The limit is checked before the account is looked up,
+// through their indexes (src/chain/evaluators/htlc.ts). The limit is checked before the account is looked up,
 // as in Core.
 
 import { asOptionalBool, asUint32 } from '../../../src/api/params.js';

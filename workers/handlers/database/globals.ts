@@ -6,8 +6,8 @@ import type { WorkerContext } from '../../context.js';
 import { asBool } from './arguments.js';
 import { fail } from './checks.js';
 import { NULL, chainId, mustParse, rawObject } from './store-reads.js';
-import { addressPrefix } from '../../../src/chain/public-key.js';
-import { headNextInstance } from '../../../src/chain/pending.js';
+import { addressPrefix } from '../../../src/chain/crypto/public-key.js';
+import { headNextInstance } from '../../../src/chain/store/pending-undo.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 

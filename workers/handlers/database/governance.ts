@@ -12,7 +12,7 @@ import { ids } from './arguments.js';
 import { byAccountPage, checkLimit, listPage } from './checks.js';
 import { instancesByAccount, lookupVotes, memberOfAccount } from './vote-lookup.js';
 import { NULL, countOf, headTime, instancesOf, mustParse, parseObject, rawObject, writeObjects, type Key } from './store-reads.js';
-import { parseFcTime } from '../../../src/chain/fc-json.js';
+import { parseFcTime } from '../../../src/chain/fc/fc-json.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 

@@ -6,8 +6,8 @@
 
 import { asString, asTime, asUint32 } from '../../../src/api/params.js';
 import { FC, RpcError, fcError } from '../../../src/errors.js';
-import { parseFcTime } from '../../../src/chain/fc-json.js';
-import { marketPriceToString, priceFromJson, priceKey, amountFromJson, amountToString, type Price } from '../../../src/chain/price.js';
+import { parseFcTime } from '../../../src/chain/fc/fc-json.js';
+import { marketPriceToString, priceFromJson, priceKey, amountFromJson, amountToString, type Price } from '../../../src/chain/protocol/price.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
 import { answerNothing } from '../unkept-answers.js';
@@ -29,7 +29,7 @@ import { FILE, byAccountStartLimit, checkLimit, fail, pageLimit } from './checks
 import { headTime, parseObject, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
-import { idInstance } from '../../../src/chain/object-id.js';
+import { idInstance } from '../../../src/chain/fc/object-id.js';
 
 /** lookup_asset_symbols({base, quote}) plus the "Invalid … asset symbol" asserts of the market calls. */
 function marketAssets(ctx: WorkerContext, method: string, base: string, quote: string): [AssetInfo, AssetInfo] {

@@ -2,7 +2,7 @@
 // served from their stored signed_block JSON; a header is a prefix of those bytes.
 
 import { asArray, asObjectId, asOptionalBool, asUint32 } from '../../../src/api/params.js';
-import { parseFcTime } from '../../../src/chain/fc-json.js';
+import { parseFcTime } from '../../../src/chain/fc/fc-json.js';
 import type { WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
 import { fail } from './checks.js';

@@ -2,7 +2,7 @@
 // bytes into the reply; only calls that must look inside an object parse it.
 import { asObjectId } from '../../../src/api/params.js';
 import { RpcError, assertError } from '../../../src/errors.js';
-import type { FeeScheduleJson } from '../../../src/chain/fees.js';
+import type { FeeScheduleJson } from '../../../src/chain/protocol/fees.js';
 import type { WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
 
