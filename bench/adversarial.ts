@@ -232,7 +232,7 @@ function plans(o: AdversarialOptions, expensive: readonly CallCost[], largest: C
 }
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
-const cycle = (calls: readonly CallCost[]) => calls.map((c) => c.label).join(', ');
+const cycle = (calls: readonly CallCost[]) => calls.map((c) => c.label).join('; ');
 /** The expensive attacks cycle this many of the slowest legal candidates. */
 export const ATTACK_CALLS = 3;
 

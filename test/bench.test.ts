@@ -197,7 +197,10 @@ test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober'
     t.true(r.nodeRssMaxMiB > 0, `${r.scenario}: the node's RSS`);
     t.is(typeof r.pass, 'boolean');
   }
-  t.true(adv.calls.some((c) => c.label === adv.expensive), 'the attacks use a measured call');
+  const attackCalls = adv.expensive.split('; ');
+  t.true(attackCalls.length >= 1 && attackCalls.length <= 3, 'the attacks cycle up to the three slowest calls');
+  for (const label of attackCalls) t.true(adv.calls.some((c) => c.label === label && c.error === undefined), `the attacks use a measured legal call: ${label}`);
+  t.true(adv.calls.some((c) => c.label.startsWith('get_blocks(')) && adv.calls.some((c) => c.label.startsWith('get_transaction_hex(')), 'full blocks and a transaction of thousands of operations are among the candidates');
   t.regex(md, /## Under attack\n[^]*\| adv-nonreaders \|/);
   // Each p99 beside the number of prober calls it rests on, under the attack and idle.
   const row = md.split('\n').find((l) => l.startsWith('| adv-nonreaders |'))!;
