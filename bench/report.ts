@@ -1,5 +1,6 @@
 // The benchmark's report: a Markdown file with SVG charts drawn by Vega-Lite (rendered in Node,
 // no browser), written beside the JSON results.
+import { WORKERS_PER_FRONT_END } from '../src/sizing.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vega from 'vega';
@@ -211,6 +212,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(...gcSection(r), '');
   lines.push(...scalingSection(r), '');
   lines.push(...processesSection(r), '');
+  lines.push(...planningSection(r), '');
 
   if (r.capacity) {
     const c = r.capacity;
@@ -593,6 +595,62 @@ export function bounds(r: BenchReport, find: Finder): string[] {
   }
   if (out.length === 0) return [];
   return ['## What bounds the targets not met', '', `Each figure is from this run${r.pairedRounds?.length ? `: for a target that compares graphene-rpc with another system in ${[...new Set(r.pairedRounds.map((p) => p.scenario))].join(', ')}, from the paired round with the median figure` : ''}.`, '', ...out];
+}
+
+/** Share of a CPU the planning model lets each thread run at, leaving room for bursts and the p99. */
+export const PLANNING_UTILISATION = 0.7;
+/** Calls/s the planning section sizes a node for, per scenario. */
+export const PLANNING_TARGETS = [50_000, 100_000, 200_000];
+
+/**
+ * The scaling model as a planner uses it. From this machine's best one-process run of a scenario:
+ * the front-end thread's µs per call (fe), the workers' (wk) and the node's in all (total). A node
+ * of F front ends on C CPUs carries about min(F·10⁶/fe, C·10⁶/total) calls/s: every call passes one
+ * front-end thread, and all its threads share the CPUs. Checked against every multi-process run of
+ * this report (on this machine, the load generator's CPU per call taken from the CPUs too), with the
+ * miss; then, for target rates, the front ends, workers and CPUs it asks for, each thread at
+ * PLANNING_UTILISATION of a CPU. It assumes per-call costs do not grow with the number of processes,
+ * which the misses say how far to trust.
+ */
+export function planningSection(r: BenchReport): string[] {
+  const ours = closed(r).filter((x) => x.errors === 0 && x.cpuUs);
+  const scenarios = [...new Set(ours.filter((x) => x.kind === 'graphene-rpc').map((x) => x.scenario))];
+  if (scenarios.length === 0) return [];
+  const lines = [
+    '## Planning',
+    '',
+    `The scaling model: a node of F front ends (serving processes) on C CPUs carries about min(F·10⁶/fe, C·10⁶/total) calls/s, where fe is the front-end thread's CPU µs per call and total the node's over all its threads, taken from this machine's best one-process run. It assumes per-call costs do not grow with the number of processes; the check below says by how much it missed here. Sizes are for threads at ${PLANNING_UTILISATION * 100}% of a CPU, the rest left for bursts and the p99 (--p99-target ${r.capacity?.p99TargetMs ?? 10} ms measured on one process in "Rate within the latency target").`,
+    '',
+  ];
+  const checks: string[] = [];
+  const plans: string[] = [];
+  for (const s of scenarios) {
+    const base = ours.filter((x) => x.scenario === s && x.kind === 'graphene-rpc').sort((a, b) => b.throughput - a.throughput)[0]!;
+    const c = base.cpuUs!;
+    const fe = c.frontEnd;
+    const wk = c.workers;
+    const total = nodeCpu(c);
+    if (!(fe > 0 && total > 0)) continue;
+    for (const x of ours.filter((y) => y.scenario === s && y.kind === 'graphene-rpc-processes')) {
+      const f = x.processes ?? 1;
+      const predicted = Math.min((f * 1e6) / fe, (r.machine.cpus * 1e6) / (total + c.generator));
+      checks.push(`| ${s} | ${shape(x)}${x.auto ? ' (automatic)' : ''} | ${Math.round(predicted)} | ${x.throughput} | ${Math.round((x.throughput / predicted - 1) * 100)}% |`);
+    }
+    for (const target of PLANNING_TARGETS) {
+      const frontEnds = Math.max(1, Math.ceil((target * fe) / 1e6 / PLANNING_UTILISATION));
+      // Two at least, as the automatic sizes give: the fair scheduler keeps one for light calls.
+      const workers = Math.max(WORKERS_PER_FRONT_END, Math.ceil((target * wk) / 1e6 / PLANNING_UTILISATION / frontEnds));
+      const cpus = Math.ceil((target * total) / 1e6 / PLANNING_UTILISATION);
+      plans.push(`| ${s} | ${target} | ${frontEnds} | ${workers} | ${cpus} | \`--processes ${frontEnds} --workers ${workers}\` |`);
+    }
+  }
+  if (checks.length > 0) {
+    lines.push('The model against this run (the load generator shares the CPUs here, so its CPU per call is taken from them too):', '', '| scenario | processes × workers | predicted calls/s | measured | miss |', '|---|---|---|---|---|', ...checks, '');
+  } else {
+    lines.push('This run has no multi-process runs to check the model against (`--processes 2,4`).', '');
+  }
+  lines.push(`What the model asks for, on CPUs that serve the node alone (clients elsewhere), with at least ${WORKERS_PER_FRONT_END} workers a front end:`, '', '| scenario | target calls/s | front ends | workers each | CPUs | run |', '|---|---|---|---|---|---|', ...plans);
+  return lines;
 }
 
 /** A graphene-rpc run's configuration as an operator writes it: serving processes × workers each. */

@@ -7,7 +7,7 @@
 // generated chain (a node locks its data directory), so that the whole file takes about as long as its
 // longest part.
 import test from 'ava';
-import { operatorSection } from '../bench/report.js';
+import { PLANNING_UTILISATION, operatorSection, planningSection } from '../bench/report.js';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -487,4 +487,31 @@ test('the report opens with what to run: the configuration best over the scenari
   t.regex(text, /\| ws-small \| 4 × 2 \| 300 \| 2 \| 4 × 2 \| 280 \| 93% \| 250 \| 1\.20× \|/);
   t.regex(text, /\| ws-history \| 4 × 2 \(automatic\) \| 99 \|/);
   t.notRegex(text, /900/);
+});
+
+test('planning: the scaling model from the best one-process run, checked against each multi-process run, and the sizes it asks for a target rate', (t) => {
+  const cpu = (frontEnd: number, workers: number, other: number, generator: number) => ({ frontEnd, workers, other, generator });
+  const run = (kind: string, workers: number, throughput: number, cpuUs: ReturnType<typeof cpu>, extra: Record<string, unknown> = {}) => ({
+    scenario: 'ws-small',
+    kind,
+    system: kind,
+    workers,
+    loop: 'closed',
+    throughput,
+    errors: 0,
+    latency: {},
+    generatorUtilisation: 0.5,
+    cpuUs,
+    ...extra,
+  });
+  const report = {
+    machine: { cpus: 16 },
+    runs: [run('graphene-rpc', 1, 100_000, cpu(10, 5, 1, 4)), run('graphene-rpc-processes', 1, 300_000, cpu(12, 6, 1, 4), { processes: 4 })],
+  } as unknown as BenchReport;
+  const text = planningSection(report).join('\n');
+  // 4 front ends: min(4·10⁶/10, 16·10⁶/(16 + 4)) = min(400,000, 800,000) = 400,000; measured 300,000: -25%.
+  t.regex(text, /\| ws-small \| 4 × 1 \| 400000 \| 300000 \| -25% \|/);
+  // 100,000 calls/s: front ends ceil(0.1·10 / 0.7) = 2; workers max(2, ceil(0.1·5 / 0.7 / 2)) = 2; CPUs ceil(0.1·16 / 0.7) = 3.
+  t.regex(text, /\| ws-small \| 100000 \| 2 \| 2 \| 3 \| `--processes 2 --workers 2` \|/);
+  t.is(PLANNING_UTILISATION, 0.7);
 });
