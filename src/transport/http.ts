@@ -8,9 +8,7 @@ import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
 import type { Connection } from '../pipeline/connection.js';
 import { framingFault } from './framing.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
-
-/** Replies up to this size are handed to uWS whole (see `write`). */
-const SMALL_REPLY_BYTES = 48 * 1024;
+import { SMALL_REPLY_BYTES } from '../tuning.js';
 
 /**
  * Registers the HTTP route (every path, every method: only POST is served) on `app`. Returns the

@@ -5,9 +5,7 @@ import net from 'node:net';
 import * as uWS from './uws.js';
 import type { Endpoint } from '../config.js';
 import { ServerPemError, type ServerPem } from './tls.js';
-
-/** ms between two looks at the calls still in flight while draining on shutdown. */
-const DRAIN_POLL_MS = 10;
+import { DRAIN_POLL_MS } from '../tuning.js';
 
 /**
  * Refuses a port another process listens on. uWebSockets.js listens with SO_REUSEPORT, so a second

@@ -9,6 +9,7 @@ import type { ConnectionLimits, Refusal } from './connection-limits.js';
 import type { Ingress } from './ingress.js';
 import type { BufferedBytes } from './buffered-bytes.js';
 import type * as uWS from './uws.js';
+import { TRANSPORT_REFUSAL_LOG_EVERY_MS } from '../tuning.js';
 
 /**
  * What the transport reports to the node's metrics, and the text it serves at GET /metrics. The
@@ -24,9 +25,6 @@ export interface TransportMonitor {
   /** requests a connection sent that were still waiting to be read (large ones, and those behind them) when it closed: never read */
   unread(requests: number): void;
 }
-
-/** Refused connections and oversized HTTP requests are logged at most this often, node-wide (ms). */
-export const TRANSPORT_REFUSAL_LOG_EVERY_MS = 1000;
 
 /** What the routes are registered with: every listener's app, so that both serve the same routes. */
 export type Routes = Pick<uWS.TemplatedApp, 'ws' | 'get' | 'any'>;

@@ -20,13 +20,14 @@ import { connectionLimits, type Refusal } from './connection-limits.js';
 import type { BufferedBytes } from './buffered-bytes.js';
 import type { Probes } from '../readiness.js';
 import type { ServerPem } from './tls.js';
-import { TRANSPORT_REFUSAL_LOG_EVERY_MS, onEvery, type RouteContext, type TransportMonitor } from './routes.js';
+import { onEvery, type RouteContext, type TransportMonitor } from './routes.js';
 import { serveWebSockets } from './ws.js';
 import { serveHttp } from './http.js';
 import { serveProbes } from './probes.js';
 import { drain, listen, portOf, sslApp } from './listen.js';
+import { TRANSPORT_REFUSAL_LOG_EVERY_MS } from '../tuning.js';
 
-export { TRANSPORT_REFUSAL_LOG_EVERY_MS, type TransportMonitor };
+export type { TransportMonitor };
 
 export interface RpcServer {
   readonly port: number;

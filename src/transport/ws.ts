@@ -9,7 +9,8 @@ import { invalidReply } from '../protocol/jsonrpc.js';
 import { releaseReply } from '../protocol/reply-slab.js';
 import type { Connection, Credentials } from '../pipeline/connection.js';
 import { TokenBucket } from '../token-bucket.js';
-import { STATUS_TEXT, TRANSPORT_REFUSAL_LOG_EVERY_MS, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
+import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
+import { TRANSPORT_REFUSAL_LOG_EVERY_MS } from '../tuning.js';
 
 export interface WsData {
   credentials: Credentials;
