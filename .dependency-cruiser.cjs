@@ -158,6 +158,14 @@ module.exports = {
       to: { path: '^src/generate/' },
     },
     {
+      name: 'tuning-is-a-leaf',
+      severity: 'error',
+      comment:
+        'src/tuning.ts holds the tuning constants that the front end, the pool and the worker threads all read: it imports nothing (no project module, no package, no node: module), so loading it into any of them loads nothing else and runs nothing.',
+      from: { path: '^src/tuning\\.[jt]s$' },
+      to: { path: '.+' },
+    },
+    {
       name: 'node-without-dev-packages',
       severity: 'error',
       comment:

@@ -3,9 +3,7 @@
 // number of nodes in this process watching it (tests start many): each node adds its reload to the
 // file's set, and the poller goes when the last one leaves.
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
-
-/** How often the access file is looked at for changes, in ms. */
-export const ACCESS_FILE_POLL_MS = 1000;
+import { ACCESS_FILE_POLL_MS } from './tuning.js';
 
 const watchers = new Map<string, Set<() => void>>();
 

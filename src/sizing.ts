@@ -13,11 +13,7 @@
 // collectors' helper threads and the writer.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-
-/** CPUs per automatic front end. */
-export const FRONT_END_CPUS = 4;
-/** Workers each automatic front end gets at least. */
-export const WORKERS_PER_FRONT_END = 2;
+import { FRONT_END_CPUS, WORKERS_PER_FRONT_END } from './tuning.js';
 
 /**
  * The CPUs this process may use: the CPUs it may run on (os.availableParallelism(), which follows

@@ -7,7 +7,7 @@ import test from 'ava';
 import { makeChain, op } from './helpers/chain.js';
 import { buildConfig } from '../src/config.js';
 import { handlerFor } from '../workers/handlers/index.js';
-import { BOOK_CACHE_ENTRIES } from '../workers/handlers/database/markets.js';
+import { BOOK_CACHE_ENTRIES } from '../src/tuning.js';
 import { ReplyWriter } from '../workers/reply-writer.js';
 import type { WorkerContext } from '../workers/context.js';
 

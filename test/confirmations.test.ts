@@ -2,8 +2,9 @@
 // serving processes a push is answered only once every process has read the change, and a block
 // that confirms or drops the transaction can arrive before that answer.
 import test from 'ava';
-import { Confirmations, RECENT_OUTCOMES, type Waiter } from '../src/handlers/confirmations.js';
+import { Confirmations, type Waiter } from '../src/handlers/confirmations.js';
 import type { ProducedBlock } from '../src/chain/node/producer.js';
+import { RECENT_OUTCOMES } from '../src/tuning.js';
 
 const block = (num: number, ids: string[]) => ({ blockNum: num, transactionIds: ids, transactions: ids.map((id) => ({ id })) }) as unknown as ProducedBlock;
 const outcome = (c: Confirmations, id: string) => {

@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTIONS } from '../src/config.js';
-import { WORKER_CLOSE_TIMEOUT_MS } from '../src/pool/pool.js';
+import { WORKER_CLOSE_TIMEOUT_MS } from '../src/tuning.js';
 import { headAtLeast } from './helpers/blocks.js';
 import { startTestNode } from './helpers/node.js';
 import { freePort } from './helpers/ports.js';

@@ -7,12 +7,13 @@
 import test from 'ava';
 import { buildConfig } from '../src/config.js';
 import { openPool } from '../src/pool/pool.js';
-import { HARD_BOUND_GRACE_MS, fairScheduler, type Owner } from '../src/pool/scheduler.js';
+import { fairScheduler, type Owner } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { runCall } from '../workers/run-call.js';
 import type { WorkerContext } from '../workers/context.js';
 import { makeChain } from './helpers/chain.js';
 import { captureLogs } from './helpers/logs.js';
+import { HARD_BOUND_GRACE_MS } from '../src/tuning.js';
 
 const FAULTY = new URL('./fixtures/faulty-worker.js', import.meta.url).href;
 const text = (a: PoolAnswer): string => (a instanceof Uint8Array ? new TextDecoder().decode(a) : JSON.stringify(a));

@@ -2,7 +2,8 @@
 // event loop, connections in turn, a connection's requests in the order they came, and what is
 // kept bounded.
 import test from 'ava';
-import { LARGE_REQUEST_BYTES, ingress } from '../src/transport/ingress.js';
+import { ingress } from '../src/transport/ingress.js';
+import { LARGE_REQUEST_BYTES } from '../src/tuning.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 const large = (tag: string) => tag + 'x'.repeat(LARGE_REQUEST_BYTES);

@@ -75,6 +75,7 @@ test('each layer rule reports exactly the imports that break it in the fixture t
     'startup-only-from-entry-points: src/readiness.js → src/startup/front-end.js',
     'transport-is-the-outer-layer: src/transport/server.js → src/api/registry.js',
     'transport-is-the-outer-layer: src/transport/server.js → workers/entry.js',
+    'tuning-is-a-leaf: src/tuning.js → src/errors.js',
     'workers-not-front-end: workers/entry.js → src/pool/pool.js',
     'workers-not-front-end: workers/reply-writer.js → src/main.js',
   ]);

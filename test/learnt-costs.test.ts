@@ -1,7 +1,8 @@
 // The cost learner (src/pool/learnt-costs.ts): shapes that use up their slice STRIKES times are
 // heavy from the start, for a while; the shapes kept are bounded.
 import test from 'ava';
-import { LEARNT_FOR_MS, LEARNT_SHAPES, LearntCosts, STRIKES, STRIKE_SHARE, shapeOf } from '../src/pool/learnt-costs.js';
+import { LearntCosts, shapeOf } from '../src/pool/learnt-costs.js';
+import { LEARNT_FOR_MS, LEARNT_SHAPES, STRIKES, STRIKE_SHARE } from '../src/tuning.js';
 
 test('a shape is heavy after STRIKES strikes that are most of its calls, and forgotten LEARNT_FOR_MS later', (t) => {
   let now = 1_000_000;

@@ -4,7 +4,7 @@ import test from 'ava';
 import { fixture, startTestNode } from './helpers/node.js';
 import { WsClient, basic, httpPost, connectWs, callText } from './helpers/clients.js';
 import { captureLogs } from './helpers/logs.js';
-import { CLOSE_AT_PENDING_MULTIPLE } from '../src/pipeline/connection.js';
+import { CLOSE_AT_PENDING_MULTIPLE } from '../src/tuning.js';
 import { fakeNode, settle } from './helpers/pipeline.js';
 
 

@@ -4,13 +4,14 @@ import test, { type ExecutionContext } from 'ava';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { buildConfig } from '../src/config.js';
-import { WORKER_CLOSE_TIMEOUT_MS, openPool } from '../src/pool/pool.js';
-import { HARD_BOUND_GRACE_MS, fairScheduler } from '../src/pool/scheduler.js';
+import { openPool } from '../src/pool/pool.js';
+import { fairScheduler } from '../src/pool/scheduler.js';
 import { captureLogs } from './helpers/logs.js';
 import { tempDir } from './helpers/temp.js';
 import { makeChain } from './helpers/chain.js';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { WORKER_CLOSE_TIMEOUT_MS, HARD_BOUND_GRACE_MS } from '../src/tuning.js';
 
 test('close() terminates a worker stuck in a call after the close timeout, and the stuck call gets -32603, logged', async (t) => {
   t.is(WORKER_CLOSE_TIMEOUT_MS, 5000, 'the default the README documents');

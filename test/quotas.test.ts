@@ -7,7 +7,7 @@ import { basic, connectWs, httpPost, callText } from './helpers/clients.js';
 import { tempDir } from './helpers/temp.js';
 import { captureLogs, type CapturedLogs } from './helpers/logs.js';
 import { hashPassword, parseAccessFile } from '../src/access.js';
-import { LOGIN_FIRST_DELAY_MS } from '../src/handlers/login-throttle.js';
+import { LOGIN_FIRST_DELAY_MS } from '../src/tuning.js';
 
 
 /**

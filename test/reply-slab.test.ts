@@ -9,9 +9,10 @@ import WebSocket from 'ws';
 import { ReplyArena, ReplyWriter } from '../workers/reply-writer.js';
 import { SlabSlots } from '../workers/slab-slots.js';
 import { SlabLeases } from '../src/pool/slab-leases.js';
-import { HELD_BY_FRONT_END, LeasedBytes, SLOT_BYTES, createReplySlab, releaseReply, slabRef, type ReplySlabInit } from '../src/protocol/reply-slab.js';
+import { HELD_BY_FRONT_END, LeasedBytes, createReplySlab, releaseReply, slabRef, type ReplySlabInit } from '../src/protocol/reply-slab.js';
 import { callText, httpPost } from './helpers/clients.js';
 import { startDevnet } from './helpers/devnet.js';
+import { SLOT_BYTES } from '../src/tuning.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

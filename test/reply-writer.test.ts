@@ -2,7 +2,8 @@
 // another into shared buffers, and each finished reply must stay exactly what its call wrote, whatever
 // the calls after it do (write little, outgrow the arena, fail half-way, fill it up).
 import test from 'ava';
-import { ARENA_BYTES, DEADLINE_CHECK_BYTES, DEADLINE_CHECK_EVERY, ReplyArena, ReplyWriter, SliceOver } from '../workers/reply-writer.js';
+import { ReplyArena, ReplyWriter, SliceOver } from '../workers/reply-writer.js';
+import { ARENA_BYTES, DEADLINE_CHECK_BYTES, DEADLINE_CHECK_EVERY } from '../src/tuning.js';
 
 const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 const LIMITS = { maxBytes: 1 << 30, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };

@@ -2,13 +2,14 @@
 // task, one worker is kept for light calls, the node-wide bound answers at once, and a closed
 // connection's waiting calls never run.
 import test from 'ava';
-import { MAX_CALLS_PER_TASK, type CallPool, type TaskAnswers } from '../src/pool/pool.js';
+import type { CallPool, TaskAnswers } from '../src/pool/pool.js';
 import { LearntCosts } from '../src/pool/learnt-costs.js';
-import { HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, fairScheduler, type CostClass } from '../src/pool/scheduler.js';
+import { fairScheduler, type CostClass } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
-import { costOf, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/pipeline/cost.js';
+import { costOf } from '../src/pipeline/cost.js';
 import { route } from '../src/dispatch/route.js';
 import { settle } from './helpers/pipeline.js';
+import { MAX_CALLS_PER_TASK, HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/tuning.js';
 
 /** A pool of `workers` whose tasks wait until the test finishes them. */
 function heldPool(workers: number) {

@@ -2,7 +2,8 @@
 // a cgroup quota included.
 import test from 'ava';
 import os from 'node:os';
-import { FRONT_END_CPUS, WORKERS_PER_FRONT_END, autoFrontEnds, autoWorkers, cgroupCpuQuota, usableCpus } from '../src/sizing.js';
+import { autoFrontEnds, autoWorkers, cgroupCpuQuota, usableCpus } from '../src/sizing.js';
+import { FRONT_END_CPUS, WORKERS_PER_FRONT_END } from '../src/tuning.js';
 
 const files = (m: Record<string, string>) => (f: string) => m[f];
 

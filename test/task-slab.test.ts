@@ -5,12 +5,13 @@
 import test from 'ava';
 import { buildConfig } from '../src/config.js';
 import { decodeTasks, packTasks } from '../src/protocol/codec.js';
-import { TASK_SLOT_BYTES, createTaskSlab, taskReader } from '../src/protocol/task-slab.js';
+import { createTaskSlab, taskReader } from '../src/protocol/task-slab.js';
 import type { PoolTask } from '../src/protocol/thread-messages.js';
 import { openPool } from '../src/pool/pool.js';
 import { TaskSlots } from '../src/pool/task-slots.js';
 import { captureLogs } from './helpers/logs.js';
 import { tempDir } from './helpers/temp.js';
+import { TASK_SLOT_BYTES } from '../src/tuning.js';
 
 const call = (method: string, params: unknown[] = []): PoolTask => ({ set: 'database', method, params, head: '{"id":1,"result":', deadline: 1e13, budgetMs: 5000, cancelSlot: 3, subscribe: true, sliceMs: 5 });
 

@@ -8,8 +8,9 @@ import { makeChain, op, DEV_PUB } from './helpers/chain.js';
 import { openChainStore } from '../src/chain/store/store.js';
 import { buildConfig } from '../src/config.js';
 import { handlerFor } from '../workers/handlers/index.js';
-import { DEADLINE_CHECK_EVERY, ReplyWriter } from '../workers/reply-writer.js';
+import { ReplyWriter } from '../workers/reply-writer.js';
 import type { WorkerContext } from '../workers/context.js';
+import { DEADLINE_CHECK_EVERY } from '../src/tuning.js';
 
 /** Rows each walk below goes through: several times what the writer counts between two looks at the clock. */
 const ROWS = 4 * DEADLINE_CHECK_EVERY;

@@ -8,11 +8,8 @@
 // The same look tells whether the caller has gone (its connection closed): the call then stops with
 // -32011, an answer nobody reads, and its worker is free for the others.
 import { RPC, RpcError, limitError, protocolError } from '../src/errors.js';
-import { SLOT_BYTES } from '../src/protocol/reply-slab.js';
 import type { SlabSlots } from './slab-slots.js';
-
-/** Writes between two looks at the clock: a look costs ~25 ns, a write of a stored object ~100 ns or more. */
-export const DEADLINE_CHECK_EVERY = 64;
+import { DEADLINE_CHECK_EVERY, DEADLINE_CHECK_BYTES, ARENA_BYTES, INITIAL_BYTES, SLOT_BYTES } from '../src/tuning.js';
 
 export interface WriterLimits {
   /** bytes; the reply may not grow beyond this */
@@ -37,18 +34,8 @@ export class SliceOver extends Error {
   }
 }
 
-/**
- * Reply bytes between two looks at the clock, whatever the number of writes: a few writes of large
- * stored objects (whole blocks) are as slow as many small ones.
- */
-export const DEADLINE_CHECK_BYTES = 64 * 1024;
-
 const NO_LIMITS: WriterLimits = { maxBytes: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
 
-/** Bytes of an arena of its own (when no slab slot is free): a dozen small replies. Small, because a reply the front end holds (waiting for its turn) holds its whole arena. */
-export const ARENA_BYTES = 16 * 1024;
-/** A reply starts at the arena's free end when at least this much is free (else in a fresh arena); a reply that outgrows it moves to a fresh slot, or to a buffer of its own, at least this size. */
-const INITIAL_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
 
 /**

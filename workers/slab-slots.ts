@@ -1,11 +1,10 @@
 // A worker's side of the reply slab (src/protocol/reply-slab.ts): claiming free slots to write replies
 // into, and giving back the ones a task ended up not using. The front end frees the others.
-import { SLOT_BYTES, type ReplySlabInit } from '../src/protocol/reply-slab.js';
+import type { ReplySlabInit } from '../src/protocol/reply-slab.js';
+import { STAGING_KEPT_BYTES, SLOT_BYTES } from '../src/tuning.js';
 
 /** A staging buffer's first size: a slot's, so that a reply that fits a slot is written without growing it. */
 const STAGING_BYTES = SLOT_BYTES;
-/** The largest staging buffer kept between tasks. */
-const STAGING_KEPT_BYTES = 4 * 1024 * 1024;
 
 export class SlabSlots {
   private readonly holders: Int32Array;

@@ -36,6 +36,7 @@ import type { ChainWriter, ChainWriterEvents } from '../chain/node/chain-writer.
 import { RPC, RpcError, limitError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { UpstreamCallError, UpstreamClient, UpstreamConnectionError } from './upstream-client.js';
+import { FOLLOW_RETRY_FIRST_MS, UPSTREAM_TIMEOUT_MS } from '../tuning.js';
 
 export interface FollowerOptions {
   /** ws://HOST:PORT of the upstream (--follow) */
@@ -51,10 +52,6 @@ export interface FollowerOptions {
   readonly plugins?: BlockPlugins;
 }
 
-/** The first wait after a failed connection, in ms; each further failure doubles it up to retryMaxMs. */
-export const FOLLOW_RETRY_FIRST_MS = 250;
-/** ms to wait for the connection to open and for each answer; an upstream slower than this is dropped and reconnected. */
-export const UPSTREAM_TIMEOUT_MS = 30_000;
 /** The callback id this follower gives set_block_applied_callback. */
 const BLOCK_CALLBACK = 1;
 

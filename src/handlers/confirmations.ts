@@ -3,6 +3,7 @@
 // report, in the block's order.
 import type { ProducedBlock } from '../chain/node/producer.js';
 import type { WireError } from '../errors.js';
+import { RECENT_OUTCOMES } from '../tuning.js';
 
 /** transaction_confirmation, reflected as (id)(block_num)(trx_num)(trx). */
 export interface Confirmation {
@@ -17,15 +18,6 @@ export interface Confirmation {
  * error to answer with, when it is not the usual assertion: the node shutting down).
  */
 export type Waiter = (c: Confirmation | { dropped: string; error?: WireError }) => void;
-
-/**
- * Outcomes (confirmed or dropped) kept for waiters that come after them. A push answered from
- * another process (--processes: the writer holds its reply until every serving process has read the
- * change) can be overtaken by the block that confirms the transaction or drops it, so the waiter
- * the handler registers after the reply finds its outcome here. Only a transaction this node just
- * accepted can be waited for (a duplicate is refused), so a few blocks' worth is enough.
- */
-export const RECENT_OUTCOMES = 2000;
 
 export class Confirmations {
   private readonly waiters = new Map<string, Waiter[]>();

@@ -12,13 +12,7 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
-
-/** How long a failure counts, in seconds. */
-export const LOGIN_FAILURE_WINDOW_S = 600;
-/** The first wait once the free failures are used; each further failure doubles it. */
-export const LOGIN_FIRST_DELAY_MS = 250;
-/** User names are counted in this many buckets (a collision only shares a throttle, never a password). */
-export const USER_BUCKETS = 65_536;
+import { LOGIN_FAILURE_WINDOW_S, LOGIN_FIRST_DELAY_MS, USER_BUCKETS } from '../tuning.js';
 
 export interface LoginThrottle {
   /** ms an attempt from `address` as `user` waits before it is checked (0 while under the free failures). */

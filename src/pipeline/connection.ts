@@ -12,18 +12,12 @@ import type { Call } from './types.js';
 import type { Pipeline } from './pipeline.js';
 import type { Grant } from '../access.js';
 import type { NodeMetrics } from '../metrics/node-metrics.js';
+import { CLOSE_AT_PENDING_MULTIPLE } from '../tuning.js';
 
 export type { Reply, Transport };
 
 /** Credentials from an `Authorization: Basic` header; 'malformed' when it could not be decoded. */
 export type Credentials = { readonly user: string; readonly password: string } | 'malformed' | undefined;
-
-/**
- * A connection that keeps sending while this many times over --max-pending-calls-per-connection
- * is closed (WebSocket close 1013, try again later): refusing each call one by one would still let
- * it make the node buffer a refusal per message.
- */
-export const CLOSE_AT_PENDING_MULTIPLE = 2;
 
 export interface Connection {
   readonly log: Logger;

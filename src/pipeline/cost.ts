@@ -3,15 +3,7 @@
 // Cheap to compute on purpose: a look at the arguments, no parsing of their contents.
 import type { Target } from '../dispatch/route.js';
 import type { CostClass } from '../pool/scheduler.js';
-
-/**
- * A list argument longer than this (ids, names, keys, operation types) makes a call heavy. 100, as
- * Core's usual page size: a page of that size costs well under a millisecond here, and is what
- * wallets and exchanges ask for all day; a list ten times longer is what an attacker sends.
- */
-export const LIGHT_LIST_MAX = 100;
-/** A `limit` (or range) argument above this makes a call heavy: it asks for more than a usual page. */
-export const LIGHT_LIMIT_MAX = 100;
+import { LIGHT_LIST_MAX, LIGHT_LIMIT_MAX } from '../tuning.js';
 
 /** Calls that are heavy whatever their arguments: they run authority searches. */
 const HEAVY_METHODS: ReadonlySet<string> = new Set([

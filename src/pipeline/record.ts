@@ -10,9 +10,7 @@ import { RPC } from '../errors.js';
 import { OUTCOME, type CallStats, type LimitName } from '../metrics/calls.js';
 import type { Session } from '../session/session.js';
 import type { Call, Layer, Outcome } from './types.js';
-
-/** A connection logs its first refused call at once, then at most one line per this many ms. */
-export const REFUSAL_LOG_EVERY_MS = 1000;
+import { REFUSAL_LOG_EVERY_MS } from '../tuning.js';
 
 /** Limits whose error code names them (the layers that refuse for the others set `call.limit`). */
 const LIMIT_OF_CODE: ReadonlyMap<number, LimitName> = new Map<number, LimitName>([

@@ -9,16 +9,7 @@
 // of a million would make a wallet's everyday calls heavy. Bounded: at most LEARNT_SHAPES shapes
 // are kept, the least recently struck forgotten first.
 
-/** Shapes kept (learnt and still counting strikes): what a client inventing argument sizes can grow this to. */
-export const LEARNT_SHAPES = 1024;
-/** Strikes a shape needs before its calls are heavy from the start. */
-export const STRIKES = 3;
-/** Share of a shape's light calls (since its first strike) that must have struck. */
-export const STRIKE_SHARE = 0.5;
-/** Light calls of a shape after which its strikes and count start again, while it is not learnt: the share is a recent one. */
-export const STRIKE_WINDOW = 1000;
-/** How long a learnt shape stays heavy, in ms. */
-export const LEARNT_FOR_MS = 10 * 60_000;
+import { LEARNT_SHAPES, STRIKES, STRIKE_SHARE, STRIKE_WINDOW, LEARNT_FOR_MS } from '../tuning.js';
 
 /**
  * A call's shape: its API set and method, and the size of its arguments in powers of two (lists'

@@ -14,28 +14,7 @@ import { createTaskSlab } from '../protocol/task-slab.js';
 import { TaskSlots } from './task-slots.js';
 import { keepDescriptionsOf } from './worker-descriptions.js';
 import { RPC, limitError, protocolError } from '../errors.js';
-
-/**
- * Most calls in one task. The scheduler spreads waiting calls over the free task slots, but a very
- * busy moment is cut into tasks of at most this many, so one task's replies do not wait behind a
- * long tail of calls and a worker that finishes early can take the next task.
- */
-export const MAX_CALLS_PER_TASK = 64;
-
-/**
- * How long close() lets a worker finish its task before terminating it, in ms. A worker must not be
- * terminated inside LMDB's native code without need, but shutdown must not hang on one stuck call.
- */
-export const WORKER_CLOSE_TIMEOUT_MS = 5000;
-
-/**
- * Tasks per worker the scheduler lets the pool hold at once: one running, one ready. The ready one
- * waits in piscina's queue, not in the worker (piscina never puts a task with an abort signal on a
- * busy worker): there it cannot be lost with a worker replaced for another task's sake, and it goes
- * to whichever worker is free first. README "The ready task in its worker" says what waiting in the
- * worker would save, and why the node does not.
- */
-export const TASKS_PER_WORKER = 2;
+import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, WORKER_CLOSE_TIMEOUT_MS } from '../tuning.js';
 
 /**
  * A task's abort signal as piscina takes it: an AbortSignal, or the EventEmitter-shaped signal

@@ -33,8 +33,9 @@
 // The node-wide bound (`maxQueued`: queued plus running calls) is enforced at submit.
 import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
-import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, type CallPool } from './pool.js';
+import type { CallPool } from './pool.js';
 import type { LearntCosts } from './learnt-costs.js';
+import { HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
 
 /**
  * A task's hard-bound signal, in the EventEmitter shape piscina accepts besides AbortSignal. An
@@ -68,43 +69,6 @@ class TaskSignal {
 }
 
 export type CostClass = 'light' | 'heavy';
-
-/**
- * ms past its calls' last deadline before a task is aborted and its worker replaced. Handlers stop
- * themselves at their deadline (they check it as they write); this only catches the ones that cannot.
- */
-export const HARD_BOUND_GRACE_MS = 1000;
-/** Heavy calls one task may carry: enough to pay the thread hop once for several, few enough that one stuck call holds back few others. */
-export const HEAVY_CALLS_PER_TASK = 4;
-/**
- * ms after the last light call during which one worker stays kept for light calls. Long enough that
- * a client calling now and then (a wallet polling each second, a prober every 100 ms) always finds
- * it; only a node that has seen nothing but heavy calls for this long lets them use every worker.
- */
-export const LIGHT_RECENT_MS = 2000;
-/**
- * Calls of one owner a round takes together. Light calls: a few, so that a connection's pipelined
- * calls travel in one task and their replies leave in one write (taken one per round, each went in a
- * task of its own and had a write of its own); a newcomer then waits behind at most this many of each
- * other connection's light calls. Heavy calls: one, as their cost is what fairness is about.
- */
-export const QUANTUM: Readonly<Record<CostClass, number>> = Object.freeze({ light: 4, heavy: 1 });
-/**
- * Light calls waiting below which an idle pool gets them in one task rather than spread over its
- * workers. Waking a sleeping worker costs both threads more than a few light calls cost to run
- * (README "What a task's crossing costs"), so spreading three calls over two workers pays the wake
- * twice to save microseconds of waiting.
- */
-export const SPREAD_FROM_CALLS = 8;
-/**
- * ms light calls may wait for a light task in the pool to come back, rather than wake a sleeping
- * worker for them. A light task is back well within this when its worker keeps up (tens of calls
- * of a few µs each); when it does not, or one of its calls is slow, the held calls go to a sleeping
- * worker after this long.
- */
-export const HOLD_LIGHT_MS = 1;
-/** ms between two looks for tasks past their hard bound, while any task is in the pool. */
-const SWEEP_EVERY_MS = 100;
 
 interface Waiting {
   readonly owner: Owner;

@@ -1,7 +1,8 @@
 // The front end's side of the reply slab (src/protocol/reply-slab.ts): replies arrive as positions in
 // the slab and become views of it (LeasedBytes); a slot is free again for the workers once every
 // reply in it has been written (releaseReply), or dropped and collected.
-import { HELD_BY_FRONT_END, LeasedBytes, SLOT_BYTES, slabLength, slabOffset, type Lease, type ReplySlabInit } from '../protocol/reply-slab.js';
+import { HELD_BY_FRONT_END, LeasedBytes, slabLength, slabOffset, type Lease, type ReplySlabInit } from '../protocol/reply-slab.js';
+import { SLOT_BYTES } from '../tuning.js';
 
 /** What SlabLeases needs of a FinalizationRegistry (the lease is its own unregister token). */
 export type SafetyNet<T extends object> = Pick<FinalizationRegistry<T>, 'register' | 'unregister'>;

@@ -1,6 +1,7 @@
 // The front end's side of the task slab (src/protocol/task-slab.ts): a slot per task in the pool,
 // taken when the task is posted and freed when its answers (or its failure) are back.
-import { TASK_SLOT_BYTES, taskOffset, taskRef } from '../protocol/task-slab.js';
+import { taskOffset, taskRef } from '../protocol/task-slab.js';
+import { TASK_SLOT_BYTES } from '../tuning.js';
 
 export class TaskSlots {
   private readonly bytes: Uint8Array;

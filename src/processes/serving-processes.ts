@@ -26,26 +26,7 @@ import type { ChainWriter } from '../chain/node/chain-writer.js';
 import { RpcError, isWireError } from '../errors.js';
 import { aggregateMetrics, foldCounts, retiredCounts, servingProcessesMetrics, type MetricsJson } from '../metrics/node-metrics.js';
 import type { ToServing, ToWriter, WriterOp, WriterState } from './messages.js';
-
-/** A serving process that ended on its own is started again at once the first time in this window… */
-export const RESTART_WINDOW_MS = 60_000;
-/** …and after each further end within it, after a wait that doubles from this… */
-export const RESTART_FIRST_DELAY_MS = 1000;
-/** …up to this: a process that cannot stay up is retried, never faster than this, and logged each time. */
-export const RESTART_MAX_DELAY_MS = 30_000;
-/** How long a scrape waits for a serving process' metrics before it uses what that process said last. */
-const METRICS_WAIT_MS = 2000;
-/**
- * How long a serving process may take to acknowledge a change of the store before it is killed (and
- * restarted): replies to broadcasts wait for every process' acknowledgement, so one process that
- * hangs (stopped, or its event loop stuck) must not hold every broadcast of the node.
- */
-export const ACK_WAIT_MS = 10_000;
-/** Beyond --shutdown-drain-ms, how long a serving process may take to stop before it is killed. */
-const STOP_GRACE_MS = 10_000;
-
-/** How often a port picked for port 0 is picked again when another program took it first. */
-const FREE_PORT_TRIES = 3;
+import { RESTART_WINDOW_MS, RESTART_FIRST_DELAY_MS, RESTART_MAX_DELAY_MS, METRICS_WAIT_MS, ACK_WAIT_MS, STOP_GRACE_MS, FREE_PORT_TRIES } from '../tuning.js';
 
 /** A port the kernel says is free now on `host`. */
 function freePort(host: string): Promise<number> {

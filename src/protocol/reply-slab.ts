@@ -16,13 +16,8 @@
 //
 // Both sides import this file; it holds only the layout.
 
-/** Bytes of one slot: two history pages of 100 entries; a reply larger than a slot has its own buffer. */
-export const SLOT_BYTES = 64 * 1024;
-/**
- * Slots per worker thread: a worker has at most TASKS_PER_WORKER tasks in the pool, and a task of
- * history pages fills a slot every two calls; the rest covers replies waiting for their turn.
- */
-export const SLOTS_PER_WORKER = 64;
+import { SLOT_BYTES, SLOTS_PER_WORKER } from '../tuning.js';
+
 /** `holders` value of a slot whose replies the front end holds. */
 export const HELD_BY_FRONT_END = -1;
 

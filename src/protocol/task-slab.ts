@@ -12,9 +12,7 @@
 //
 // Both sides import this file: the layout, and the workers' reader.
 import { slabLength as taskLength, slabOffset as taskOffset, slabRef as taskRef } from './reply-slab.js';
-
-/** Bytes of one slot: a task of 64 calls with a few hundred bytes of arguments each. */
-export const TASK_SLOT_BYTES = 32 * 1024;
+import { TASK_SLOT_BYTES } from '../tuning.js';
 
 // A task's place crosses as one number, written as a reply's place in the reply slab is.
 export { taskLength, taskOffset, taskRef };

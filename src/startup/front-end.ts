@@ -166,7 +166,16 @@ export async function serveFrontEnd(p: {
       closed: (limit: BackpressureLimit) => void metrics.backpressureCloses[limit]++,
       unread: (requests: number) => void (metrics.droppedUnread.n += requests),
     };
-    server = await startServer(config, log, connections(live, login, pipeline, log, metrics), buffered, probes, monitor, p.pem, p.sharedPort);
+    server = await startServer({
+      config,
+      log,
+      newConnection: connections(live, login, pipeline, log, metrics),
+      buffered,
+      probes,
+      monitor,
+      pem: p.pem,
+      sharedPort: p.sharedPort,
+    });
     parts.server = server;
   } catch (err) {
     await pool.close();

@@ -24,6 +24,7 @@ import { transferAccountsOf } from '../chain/plugins/transfer-index.js';
 import { RPC, type WireError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { noticeText } from './hub.js';
+import { RETRY_FIRST_MS, RETRY_MAX_MS, HEAVY_ACCOUNTS } from '../tuning.js';
 
 /** What the feed needs of a session: its notice queue, and what the fair scheduler needs of an owner. */
 export interface FeedSubscriber {
@@ -79,13 +80,6 @@ export function cutPage(text: string): Page {
   const tail = JSON.parse(`{${text.slice(at + 2)}`) as { next_cursor: string; head_block_num: number; last_irreversible_block_num: number };
   return { transfers, count, nextCursor: tail.next_cursor, head: tail.head_block_num, lastIrreversible: tail.last_irreversible_block_num };
 }
-
-/** ms before a page the node refused (busy, over a budget) is asked for again; doubles to RETRY_MAX_MS. */
-export const RETRY_FIRST_MS = 250;
-export const RETRY_MAX_MS = 30_000;
-
-/** More accounts than this make every page a heavy call (as a list argument longer than a usual page does, pipeline/cost.ts). */
-const HEAVY_ACCOUNTS = 100;
 
 interface Subscription {
   readonly owner: FeedSubscriber;

@@ -9,8 +9,7 @@
 // requests are read in the order they came). What is kept is bounded: per connection by
 // --max-pending-calls-per-connection requests, on the node by --max-ingress-bytes.
 
-/** Requests larger than this (bytes) wait their turn. */
-export const LARGE_REQUEST_BYTES = 64 * 1024;
+import { LARGE_REQUEST_BYTES } from '../tuning.js';
 
 /** One connection's requests waiting to be read, in order. */
 export interface Waiting {

@@ -30,6 +30,7 @@ import { headTime, parseObject, writeObjects, type Key } from './store-reads.js'
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 import { idInstance } from '../../../src/chain/fc/object-id.js';
+import { BOOK_CACHE_ENTRIES } from '../../../src/tuning.js';
 
 /** lookup_asset_symbols({base, quote}) plus the "Invalid … asset symbol" asserts of the market calls. */
 function marketAssets(ctx: WorkerContext, method: string, base: string, quote: string): [AssetInfo, AssetInfo] {
@@ -39,15 +40,6 @@ function marketAssets(ctx: WorkerContext, method: string, base: string, quote: s
   if (q === undefined) fail(method, 'assets[1]: Invalid quote asset symbol: ${s}', { s: quote });
   return [assetInfo(ctx, b!), assetInfo(ctx, q!)];
 }
-
-/**
- * Order books a worker keeps for its read snapshot, at most. A book changes only when the store does
- * (a block, a pending transaction), while trading bots ask for the same few books many times a
- * second: a book of 50 a side costs about a millisecond to build (100 orders read, parsed and priced)
- * and a copy to send again. A new snapshot, or a full cache, starts it afresh; a book of the api
- * limit's depth is about 16 KB of JSON, so the cache holds about 1 MB a worker at the default limit.
- */
-export const BOOK_CACHE_ENTRIES = 64;
 
 interface CachedBook {
   readonly book: OrderBook;

@@ -5,6 +5,7 @@ import { RpcError, assertError } from '../../../src/errors.js';
 import type { FeeScheduleJson } from '../../../src/chain/protocol/fees.js';
 import type { WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
+import { NAME_CACHE_SIZE } from '../../../src/tuning.js';
 
 export type Key = [number, number, number];
 
@@ -70,8 +71,6 @@ export const headTime = (ctx: WorkerContext): string => mustParse<{ time: string
 /** The name of a stored account id (registrar, referrer, …). */
 /** Names of accounts read in this snapshot (get_full_accounts names three per account, mostly the same few). */
 const names = { snapshot: -1, byInstance: new Map<number, string>() };
-/** Names kept at most; past it the cache starts again (a hostile list of distinct registrars cannot grow it). */
-const NAME_CACHE_SIZE = 10_000;
 
 export function accountName(ctx: WorkerContext, id: string): string {
   const instance = asObjectId(id, ACCOUNT).instance;

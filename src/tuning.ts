@@ -1,0 +1,267 @@
+// The node's tuning constants: the numbers that set how it behaves and could be tuned (sizes,
+// shares, intervals, waits), as opposed to its options (src/config.ts, set by the operator) and to
+// protocol facts (Core's field numbers, fc's limits), which stay beside the code that follows them.
+// Each says why it has its value and which test pins it, or which test exercises it.
+// docs/reference/tuning.md lists them all; test/tuning.test.ts keeps the two in step.
+//
+// The module imports nothing and does nothing when loaded, so that the front end, the pool and the
+// worker threads all read the same values from it (layer rule `tuning-is-a-leaf`).
+
+// Tunes src/sizing.ts
+/** CPUs per automatic front end. Test: test/sizing.test.ts */
+export const FRONT_END_CPUS = 4;
+
+/** Workers each automatic front end gets at least. Test: test/sizing.test.ts */
+export const WORKERS_PER_FRONT_END = 2;
+
+// Tunes src/transport/routes.ts
+/** Refused connections and oversized HTTP requests are logged at most this often, node-wide (ms). Exercised by: test/logs.test.ts */
+export const TRANSPORT_REFUSAL_LOG_EVERY_MS = 1000;
+
+// Tunes src/transport/http.ts
+/** Replies up to this size are handed to uWS whole (see `write` in src/transport/http.ts). Exercised by: test/transport.test.ts */
+export const SMALL_REPLY_BYTES = 48 * 1024;
+
+// Tunes src/transport/listen.ts
+/** ms between two looks at the calls still in flight while draining on shutdown. Exercised by: test/shutdown.test.ts */
+export const DRAIN_POLL_MS = 10;
+
+// Tunes src/transport/ingress.ts
+/** Requests larger than this (bytes) wait their turn. Test: test/ingress.test.ts */
+export const LARGE_REQUEST_BYTES = 64 * 1024;
+
+// Tunes src/pipeline/connection.ts
+/**
+ * A connection that keeps sending while this many times over --max-pending-calls-per-connection
+ * is closed (WebSocket close 1013, try again later): refusing each call one by one would still let
+ * it make the node buffer a refusal per message.
+ * Test: test/limits.test.ts.
+ */
+export const CLOSE_AT_PENDING_MULTIPLE = 2;
+
+// Tunes src/pipeline/record.ts
+/** A connection logs its first refused call at once, then at most one line per this many ms. Exercised by: test/logs.test.ts */
+export const REFUSAL_LOG_EVERY_MS = 1000;
+
+// Tunes src/pipeline/cost.ts
+/**
+ * A list argument longer than this (ids, names, keys, operation types) makes a call heavy. 100, as
+ * Core's usual page size: a page of that size costs well under a millisecond here, and is what
+ * wallets and exchanges ask for all day; a list ten times longer is what an attacker sends.
+ * Test: test/scheduler.test.ts.
+ */
+export const LIGHT_LIST_MAX = 100;
+
+/** A `limit` (or range) argument above this makes a call heavy: it asks for more than a usual page. Test: test/scheduler.test.ts */
+export const LIGHT_LIMIT_MAX = 100;
+
+// Tunes src/pool/pool.ts
+/**
+ * Most calls in one task. The scheduler spreads waiting calls over the free task slots, but a very
+ * busy moment is cut into tasks of at most this many, so one task's replies do not wait behind a
+ * long tail of calls and a worker that finishes early can take the next task.
+ * Test: test/scheduler.test.ts.
+ */
+export const MAX_CALLS_PER_TASK = 64;
+
+/**
+ * Tasks per worker the scheduler lets the pool hold at once: one running, one ready. The ready one
+ * waits in piscina's queue, not in the worker (piscina never puts a task with an abort signal on a
+ * busy worker): there it cannot be lost with a worker replaced for another task's sake, and it goes
+ * to whichever worker is free first. README "The ready task in its worker" says what waiting in the
+ * worker would save, and why the node does not.
+ * Exercised by: test/scheduler.test.ts.
+ */
+export const TASKS_PER_WORKER = 2;
+
+/**
+ * How long close() lets a worker finish its task before terminating it, in ms. A worker must not be
+ * terminated inside LMDB's native code without need, but shutdown must not hang on one stuck call.
+ * Test: test/deploy.test.ts, test/pool.test.ts.
+ */
+export const WORKER_CLOSE_TIMEOUT_MS = 5000;
+
+// Tunes src/pool/scheduler.ts
+/**
+ * ms past its calls' last deadline before a task is aborted and its worker replaced. Handlers stop
+ * themselves at their deadline (they check it as they write); this only catches the ones that cannot.
+ * Test: test/faults.test.ts, test/pool.test.ts.
+ */
+export const HARD_BOUND_GRACE_MS = 1000;
+
+/** Heavy calls one task may carry: enough to pay the thread hop once for several, few enough that one stuck call holds back few others. Test: test/isolation.test.ts, test/scheduler.test.ts */
+export const HEAVY_CALLS_PER_TASK = 4;
+
+/**
+ * ms after the last light call during which one worker stays kept for light calls. Long enough that
+ * a client calling now and then (a wallet polling each second, a prober every 100 ms) always finds
+ * it; only a node that has seen nothing but heavy calls for this long lets them use every worker.
+ * Exercised by: test/scheduler.test.ts.
+ */
+export const LIGHT_RECENT_MS = 2000;
+
+/**
+ * Calls of one owner a round takes together. Light calls: a few, so that a connection's pipelined
+ * calls travel in one task and their replies leave in one write (taken one per round, each went in a
+ * task of its own and had a write of its own); a newcomer then waits behind at most this many of each
+ * other connection's light calls. Heavy calls: one, as their cost is what fairness is about.
+ * Test: test/scheduler.test.ts.
+ */
+export const QUANTUM: Readonly<{ light: number; heavy: number }> = Object.freeze({ light: 4, heavy: 1 });
+
+/**
+ * Light calls waiting below which an idle pool gets them in one task rather than spread over its
+ * workers. Waking a sleeping worker costs both threads more than a few light calls cost to run
+ * (README "What a task's crossing costs"), so spreading three calls over two workers pays the wake
+ * twice to save microseconds of waiting.
+ * Test: test/scheduler.test.ts.
+ */
+export const SPREAD_FROM_CALLS = 8;
+
+/**
+ * ms light calls may wait for a light task in the pool to come back, rather than wake a sleeping
+ * worker for them. A light task is back well within this when its worker keeps up (tens of calls
+ * of a few µs each); when it does not, or one of its calls is slow, the held calls go to a sleeping
+ * worker after this long.
+ * Test: test/scheduler.test.ts.
+ */
+export const HOLD_LIGHT_MS = 1;
+
+/** ms between two looks for tasks past their hard bound, while any task is in the pool. Exercised by: test/faults.test.ts */
+export const SWEEP_EVERY_MS = 100;
+
+// Tunes src/pool/learnt-costs.ts
+/** Shapes kept (learnt and still counting strikes): what a client inventing argument sizes can grow this to. Test: test/learnt-costs.test.ts */
+export const LEARNT_SHAPES = 1024;
+
+/** Strikes a shape needs before its calls are heavy from the start. Test: test/learnt-costs.test.ts */
+export const STRIKES = 3;
+
+/** Share of a shape's light calls (since its first strike) that must have struck. Test: test/learnt-costs.test.ts */
+export const STRIKE_SHARE = 0.5;
+
+/** Light calls of a shape after which its strikes and count start again, while it is not learnt: the share is a recent one. Exercised by: test/learnt-costs.test.ts */
+export const STRIKE_WINDOW = 1000;
+
+/** How long a learnt shape stays heavy, in ms. Test: test/learnt-costs.test.ts */
+export const LEARNT_FOR_MS = 10 * 60_000;
+
+// Tunes src/protocol/reply-slab.ts
+/** Bytes of one slot: two history pages of 100 entries; a reply larger than a slot has its own buffer. Test: test/reply-slab.test.ts */
+export const SLOT_BYTES = 64 * 1024;
+
+/**
+ * Slots per worker thread: a worker has at most TASKS_PER_WORKER tasks in the pool, and a task of
+ * history pages fills a slot every two calls; the rest covers replies waiting for their turn.
+ * Exercised by: test/reply-slab.test.ts.
+ */
+export const SLOTS_PER_WORKER = 64;
+
+// Tunes src/protocol/task-slab.ts
+/** Bytes of one slot: a task of 64 calls with a few hundred bytes of arguments each. Test: test/task-slab.test.ts */
+export const TASK_SLOT_BYTES = 32 * 1024;
+
+// Tunes workers/reply-writer.ts
+/** Writes between two looks at the clock: a look costs ~25 ns, a write of a stored object ~100 ns or more. Test: test/reply-writer.test.ts, test/walk-deadline.test.ts */
+export const DEADLINE_CHECK_EVERY = 64;
+
+/**
+ * Reply bytes between two looks at the clock, whatever the number of writes: a few writes of large
+ * stored objects (whole blocks) are as slow as many small ones.
+ * Test: test/reply-writer.test.ts.
+ */
+export const DEADLINE_CHECK_BYTES = 64 * 1024;
+
+/** Bytes of an arena of its own (when no slab slot is free): a dozen small replies. Small, because a reply the front end holds (waiting for its turn) holds its whole arena. Test: test/reply-writer.test.ts */
+export const ARENA_BYTES = 16 * 1024;
+
+/** A reply starts at the arena's free end when at least this much is free (else in a fresh arena); a reply that outgrows it moves to a fresh slot, or to a buffer of its own, at least this size. Exercised by: test/reply-writer.test.ts */
+export const INITIAL_BYTES = 4096;
+
+// Tunes workers/slab-slots.ts
+/** The largest staging buffer kept between tasks. Exercised by: test/task-slab.test.ts */
+export const STAGING_KEPT_BYTES = 4 * 1024 * 1024;
+
+// Tunes src/handlers/login-throttle.ts
+/** How long a failure counts, in seconds. Exercised by: test/quotas.test.ts */
+export const LOGIN_FAILURE_WINDOW_S = 600;
+
+/** The first wait once the free failures are used; each further failure doubles it. Test: test/quotas.test.ts */
+export const LOGIN_FIRST_DELAY_MS = 250;
+
+/** User names are counted in this many buckets (a collision only shares a throttle, never a password). Exercised by: test/quotas.test.ts */
+export const USER_BUCKETS = 65_536;
+
+// Tunes src/handlers/confirmations.ts
+/**
+ * Outcomes (confirmed or dropped) kept for waiters that come after them. A push answered from
+ * another process (--processes: the writer holds its reply until every serving process has read the
+ * change) can be overtaken by the block that confirms the transaction or drops it, so the waiter
+ * the handler registers after the reply finds its outcome here. Only a transaction this node just
+ * accepted can be waited for (a duplicate is refused), so a few blocks' worth is enough.
+ * Test: test/confirmations.test.ts.
+ */
+export const RECENT_OUTCOMES = 2000;
+
+// Tunes src/subscriptions/transfer-feed.ts
+/** ms before a page the node refused (busy, over a budget) is asked for again; doubles to RETRY_MAX_MS. Exercised by: test/transfer-feed.test.ts */
+export const RETRY_FIRST_MS = 250;
+
+/** The longest wait before a refused page is asked for again, in ms: RETRY_FIRST_MS doubles up to it. Exercised by: test/transfer-feed.test.ts */
+export const RETRY_MAX_MS = 30_000;
+
+/** More accounts than this make every page a heavy call (as a list argument longer than a usual page does, pipeline/cost.ts). Exercised by: test/transfer-feed.test.ts */
+export const HEAVY_ACCOUNTS = 100;
+
+// Tunes src/access-watch.ts
+/** How often the access file is looked at for changes, in ms. Exercised by: test/cli.test.ts */
+export const ACCESS_FILE_POLL_MS = 1000;
+
+// Tunes src/processes/serving-processes.ts
+/** A serving process that ended on its own is started again at once the first time in this window… Exercised by: test/processes.test.ts */
+export const RESTART_WINDOW_MS = 60_000;
+
+/** …and after each further end within it, after a wait that doubles from this… Exercised by: test/processes.test.ts */
+export const RESTART_FIRST_DELAY_MS = 1000;
+
+/** …up to this: a process that cannot stay up is retried, never faster than this, and logged each time. Exercised by: test/processes.test.ts */
+export const RESTART_MAX_DELAY_MS = 30_000;
+
+/** How long a scrape waits for a serving process' metrics before it uses what that process said last. Exercised by: test/processes.test.ts */
+export const METRICS_WAIT_MS = 2000;
+
+/**
+ * How long a serving process may take to acknowledge a change of the store before it is killed (and
+ * restarted): replies to broadcasts wait for every process' acknowledgement, so one process that
+ * hangs (stopped, or its event loop stuck) must not hold every broadcast of the node.
+ * Test: test/processes.test.ts.
+ */
+export const ACK_WAIT_MS = 10_000;
+
+/** Beyond --shutdown-drain-ms, how long a serving process may take to stop before it is killed. Exercised by: test/processes.test.ts */
+export const STOP_GRACE_MS = 10_000;
+
+/** How often a port picked for port 0 is picked again when another program took it first. Exercised by: test/processes.test.ts */
+export const FREE_PORT_TRIES = 3;
+
+// Tunes src/follow/follower.ts
+/** The first wait after a failed connection, in ms; each further failure doubles it up to retryMaxMs. Exercised by: test/follower.test.ts */
+export const FOLLOW_RETRY_FIRST_MS = 250;
+
+/** ms to wait for the connection to open and for each answer; an upstream slower than this is dropped and reconnected. Exercised by: test/follower.test.ts */
+export const UPSTREAM_TIMEOUT_MS = 30_000;
+
+// Tunes workers/handlers/database/markets.ts
+/**
+ * Order books a worker keeps for its read snapshot, at most. A book changes only when the store does
+ * (a block, a pending transaction), while trading bots ask for the same few books many times a
+ * second: a book of 50 a side costs about a millisecond to build (100 orders read, parsed and priced)
+ * and a copy to send again. A new snapshot, or a full cache, starts it afresh; a book of the api
+ * limit's depth is about 16 KB of JSON, so the cache holds about 1 MB a worker at the default limit.
+ * Test: test/book-cache.test.ts.
+ */
+export const BOOK_CACHE_ENTRIES = 64;
+
+// Tunes workers/handlers/database/store-reads.ts
+/** Names kept at most; past it the cache starts again (a hostile list of distinct registrars cannot grow it). Exercised by: test/name-cache.test.ts */
+export const NAME_CACHE_SIZE = 10_000;
