@@ -1,6 +1,6 @@
 // The benchmark's report: a Markdown file with SVG charts drawn by Vega-Lite (rendered in Node,
 // no browser), written beside the JSON results.
-import { WORKERS_PER_FRONT_END } from '../src/sizing.js';
+import { WORKERS_PER_FRONT_END } from '../src/tuning.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vega from 'vega';
