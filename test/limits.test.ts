@@ -150,7 +150,10 @@ test('ws-idle-timeout: a connection that neither sends nor answers pings is clos
   // The bound only turns a connection that is never closed into a failure instead of a hang.
   const guard = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 30_000).unref());
   t.not(await Promise.race([closed, guard]), 'open', 'closed within 30 s');
-  t.true(Date.now() - started >= 4000, 'not closed before the idle timeout');
+  // uWebSockets.js looks at timeouts every 4 s, so an 8 s timeout closes 4 to 8 s after the node's
+  // open; this client's 'open' may come later than the node's on a loaded machine (CI once saw the
+  // close under 4 s after it). Well past an immediate close, well short of the timeout.
+  t.true(Date.now() - started >= 3000, 'not closed before the idle timeout');
 });
 
 test('max-get-blocks-range: a get_blocks range beyond it is refused with an execution error', async (t) => {
