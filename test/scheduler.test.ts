@@ -322,3 +322,23 @@ test('calls left unrun behind one that used up its slice are sent again at once,
   await settle();
   t.deepEqual([...answers].sort(), ['n1', 'n2', 'slow']);
 });
+
+test('light calls queued before their shape was learnt heavy go to the heavy calls when their turn comes, not each through a slice first', async (t) => {
+  const { pool, tasks } = heldPool(2);
+  const learnt = new LearntCosts();
+  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt });
+  const owner = { isClosed: false, isPaused: false };
+  // A light task holds the pool's attention while the others queue.
+  void s.queue(owner, 'light', task('first'), () => undefined, 'database.first:0');
+  await settle();
+  for (let i = 0; i < 3; i++) void s.queue({ isClosed: false, isPaused: false }, 'light', task(`blocks${i}`), () => undefined, 'database.get_blocks:7');
+  void s.queue({ isClosed: false, isPaused: false }, 'light', task('small'), () => undefined, 'database.get_accounts:1');
+  // Meanwhile the shape is learnt (another call's strikes).
+  for (let i = 0; i < 3; i++) learnt.strike('database.get_blocks:7');
+  t.true(learnt.learntHeavy('database.get_blocks:7'));
+  tasks[0]!.finish();
+  await settle();
+  const sent = tasks.slice(1).map((x) => x.calls.map((c) => `${c.method}${c.sliceMs === undefined ? '' : '/sliced'}`));
+  t.true(sent.some((m) => m.join() === 'small/sliced'), `the small call goes light: ${JSON.stringify(sent)}`);
+  t.true(sent.some((m) => m.length > 0 && m.every((x) => x.startsWith('blocks') && !x.endsWith('/sliced'))), `the learnt shape's calls go heavy, without a slice: ${JSON.stringify(sent)}`);
+});

@@ -72,6 +72,13 @@ export class LearntCosts {
     return false;
   }
 
+  /** Whether this shape is learnt heavy now (no counting: for calls already counted when queued). */
+  learntHeavy(shape: string): boolean {
+    if (this.shapes.size === 0) return false;
+    const since = this.shapes.get(shape)?.heavySince;
+    return since !== undefined && this.now() - since <= LEARNT_FOR_MS;
+  }
+
   /** A light call of this shape used up its slice. */
   strike(shape: string): void {
     const s = this.shapes.get(shape) ?? { strikes: 0, seen: 1 };

@@ -300,12 +300,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
           if (!it) continue;
           if (it.shape !== undefined) learnt?.strike(it.shape);
           if (learnt) learnt.requeued++;
-          it.task.sliceMs = undefined;
-          const share = it.owner.share ?? it.owner;
-          const list = ring.heavy.get(share);
-          if (list) list.unshift(it);
-          else ring.heavy.set(share, [it]);
-          queuedIn.heavy++;
+          requeueHeavy(it);
         }
       }
       // Calls left unrun behind a slow one go back, light, first in their owners' queues.
@@ -328,6 +323,16 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       // Not at once: what else comes back or arrives in this turn travels in the same tasks.
       later();
     });
+  };
+
+  /** A call that turned out heavy goes first among its owner's heavy calls, with no slice. */
+  const requeueHeavy = (it: Waiting) => {
+    it.task.sliceMs = undefined;
+    const share = it.owner.share ?? it.owner;
+    const list = ring.heavy.get(share);
+    if (list) list.unshift(it);
+    else ring.heavy.set(share, [it]);
+    queuedIn.heavy++;
   };
 
   /** Fills the free task slots at the end of this event-loop turn, once however often it is asked. */
@@ -376,8 +381,19 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         const wake = Math.max(1, Math.min(idle, Math.floor(queuedIn.light / SPREAD_FROM_CALLS)));
         size = Math.min(MAX_CALLS_PER_TASK, Math.ceil(queuedIn.light / wake));
       }
-      const items = take('light', size);
+      let items = take('light', size);
       if (items.length === 0) break; // every owner with calls waiting is paused
+      // Calls queued light before their shape was learnt heavy go to the heavy calls instead of
+      // using up a slice each first (a thousand of one shape queued at once did).
+      if (learnt && items.some((it) => it.shape !== undefined && learnt.learntHeavy(it.shape))) {
+        const light: Waiting[] = [];
+        for (const it of items) {
+          if (it.shape !== undefined && learnt.learntHeavy(it.shape)) requeueHeavy(it);
+          else light.push(it);
+        }
+        items = light;
+        if (items.length === 0) continue;
+      }
       send('light', items);
     }
     // The hold ends when nothing light waits; calls left waiting keep the time the hold began.
