@@ -251,6 +251,9 @@ export const FOLLOW_RETRY_FIRST_MS = 250;
 /** ms to wait for the connection to open and for each answer; an upstream slower than this is dropped and reconnected. Exercised by: test/follower.test.ts */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
 
+/** ms a follower waits for a block notice before it asks the upstream's head itself: a notice lost (or never sent, for blocks made just as the follower subscribed) must not leave it behind for good. Exercised by: test/follower.test.ts */
+export const FOLLOW_HEAD_POLL_MS = 3_000;
+
 // Tunes workers/handlers/database/markets.ts
 /**
  * Order books a worker keeps for its read snapshot, at most. A book changes only when the store does

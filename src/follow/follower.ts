@@ -36,7 +36,7 @@ import type { ChainWriter, ChainWriterEvents } from '../chain/node/chain-writer.
 import { RPC, RpcError, limitError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { UpstreamCallError, UpstreamClient, UpstreamConnectionError } from './upstream-client.js';
-import { FOLLOW_RETRY_FIRST_MS, UPSTREAM_TIMEOUT_MS } from '../tuning.js';
+import { FOLLOW_HEAD_POLL_MS, FOLLOW_RETRY_FIRST_MS, UPSTREAM_TIMEOUT_MS } from '../tuning.js';
 
 export interface FollowerOptions {
   /** ws://HOST:PORT of the upstream (--follow) */
@@ -343,8 +343,18 @@ export class Follower extends EventEmitter<ChainWriterEvents> {
       const applied = await Promise.race([this.catchUp(client), gone]);
       if (applied > 1) this.log.info({ blocks: applied, head: this.head().num }, 'caught up with the upstream');
       // Wait for the next notice, or for the connection to fail.
+      // Or, at the latest after FOLLOW_HEAD_POLL_MS, look at the upstream's head again: a notice
+      // lost on the way (or not sent for blocks made as we subscribed) must not leave us behind.
       if (this.upstreamHead <= this.head().num) {
-        await Promise.race([new Promise<void>((resolve) => (this.wake = resolve)), gone]);
+        let poll: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            this.wake = resolve;
+            poll = setTimeout(resolve, FOLLOW_HEAD_POLL_MS);
+            poll.unref();
+          }),
+          gone,
+        ]).finally(() => clearTimeout(poll));
         this.wake = undefined;
       }
       if (this.closing) throw new Reconnect('stopping');
