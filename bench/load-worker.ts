@@ -104,22 +104,8 @@ interface Conn {
  */
 async function httpConn(onReply: () => void): Promise<Conn> {
   const u = new URL(spec.url);
-  const socket = net.connect({ host: u.hostname, port: Number(u.port) });
-  socket.setNoDelay(true);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  const requests = new Map<string, Buffer>();
-  const requestBytes = (body: string): Buffer => {
-    let b = requests.get(body);
-    if (!b) {
-      b = Buffer.from(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-      requests.set(body, b);
-    }
-    return b;
-  };
-  const queue: { kind: RequestKind; startedAt: number }[] = [];
+  const socket = await openSocket(u);
+  const { conn, inFlight } = rawConn(socket, (body) => Buffer.from(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`), () => socket.destroy());
   let buf: Buffer = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => {
     buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
@@ -133,7 +119,7 @@ async function httpConn(onReply: () => void): Promise<Conn> {
       const bodyEnd = bodyStart + Number(length[1]);
       if (buf.length < bodyEnd) return;
       const status = head.slice(9, 12);
-      const p = queue.shift();
+      const p = inFlight.shift();
       if (p) {
         record(p.kind, p.startedAt, status !== '200' || isErrorReply(buf.subarray(bodyStart, bodyEnd)));
         onReply();
@@ -141,30 +127,59 @@ async function httpConn(onReply: () => void): Promise<Conn> {
       buf = buf.subarray(bodyEnd);
     }
   });
+  return conn;
+}
+
+/** A TCP connection to the system under test, open, with Nagle's delay off. */
+async function openSocket(u: URL): Promise<Socket> {
+  const socket = net.connect({ host: u.hostname, port: Number(u.port) });
+  socket.setNoDelay(true);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return socket;
+}
+
+interface InFlight {
+  readonly kind: RequestKind;
+  readonly startedAt: number;
+}
+
+/**
+ * The Conn over a raw socket: each body's bytes (`encode`: an HTTP request, a WebSocket frame) made
+ * once and written again, the calls in flight in order, and those still in flight when the socket
+ * ends counted as failed, never as throughput. The caller reads the replies and shifts `inFlight`.
+ */
+function rawConn(socket: Socket, encode: (body: string) => Buffer, close: () => void): { conn: Conn; inFlight: InFlight[] } {
+  const made = new Map<string, Buffer>();
+  const inFlight: InFlight[] = [];
   const lost = () => {
-    // Whatever was in flight is lost: counted as failed, never as throughput.
-    for (const _ of queue.splice(0)) {
+    for (const _ of inFlight.splice(0)) {
       completed++;
       errors++;
     }
   };
   socket.on('error', lost);
   socket.on('close', lost);
-  return {
+  const conn: Conn = {
     send(body, kind, startedAt) {
       if (socket.destroyed) {
         sent--;
         return;
       }
-      queue.push({ kind, startedAt });
+      let bytes = made.get(body);
+      if (!bytes) made.set(body, (bytes = encode(body)));
+      inFlight.push({ kind, startedAt });
       corkFor(socket);
-      socket.write(requestBytes(body));
+      socket.write(bytes);
     },
     get pending() {
-      return socket.destroyed ? 0 : queue.length;
+      return socket.destroyed ? 0 : inFlight.length;
     },
-    close: () => socket.destroy(),
+    close,
   };
+  return { conn, inFlight };
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -191,12 +206,7 @@ function corkFor(socket: Socket): void {
  */
 async function wsConn(onReply: () => void): Promise<Conn> {
   const u = new URL(spec.url);
-  const socket = net.connect({ host: u.hostname, port: Number(u.port) });
-  socket.setNoDelay(true);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
+  const socket = await openSocket(u);
   const key = randomBytes(16).toString('base64');
   socket.write(`GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
   let buf: Buffer = Buffer.alloc(0);
@@ -214,16 +224,9 @@ async function wsConn(onReply: () => void): Promise<Conn> {
     socket.on('data', onData);
     socket.once('error', reject);
   });
-  const frames = new Map<string, Buffer>();
-  const frameBytes = (body: string): Buffer => {
-    let f = frames.get(body);
-    if (!f) {
-      f = clientFrame(Buffer.from(body));
-      frames.set(body, f);
-    }
-    return f;
-  };
-  const queue: { kind: RequestKind; startedAt: number }[] = [];
+  const { conn, inFlight } = rawConn(socket, (body) => clientFrame(Buffer.from(body)), () => {
+    if (!socket.destroyed) socket.end(clientFrame(Buffer.alloc(0), 0x88));
+  });
   let setupLeft = spec.setup?.length ?? 0;
   let setupDone: () => void = () => {};
   const setup = new Promise<void>((resolve) => {
@@ -236,7 +239,7 @@ async function wsConn(onReply: () => void): Promise<Conn> {
       if (--setupLeft === 0) setupDone();
       return;
     }
-    const p = queue.shift();
+    const p = inFlight.shift();
     if (!p) return;
     record(p.kind, p.startedAt, isErrorReply(data));
     onReply();
@@ -291,33 +294,9 @@ async function wsConn(onReply: () => void): Promise<Conn> {
   };
   socket.on('data', onData);
   if (buf.length > 0) onData(Buffer.alloc(0));
-  const lost = () => {
-    for (const _ of queue.splice(0)) {
-      completed++;
-      errors++;
-    }
-  };
-  socket.on('error', lost);
-  socket.on('close', lost);
   for (const m of spec.setup ?? []) socket.write(clientFrame(Buffer.from(m)));
   await setup;
-  return {
-    send(body, kind, startedAt) {
-      if (socket.destroyed) {
-        sent--;
-        return;
-      }
-      queue.push({ kind, startedAt });
-      corkFor(socket);
-      socket.write(frameBytes(body));
-    },
-    get pending() {
-      return socket.destroyed ? 0 : queue.length;
-    },
-    close: () => {
-      if (!socket.destroyed) socket.end(clientFrame(Buffer.alloc(0), 0x88));
-    },
-  };
+  return conn;
 }
 
 /** A client's frame: FIN, the opcode (text by default), masked with a zero key. */
