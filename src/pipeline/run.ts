@@ -65,20 +65,14 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
       ? { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs }
       : { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), deadline, budgetMs };
     return new Promise<void>((resolve, reject) =>
-      scheduler.queue(
-        session,
-        call.cost ?? 'light',
-        task,
-        (answer) => {
-          try {
-            settlePool(call, t, answer);
-            resolve();
-          } catch (err) {
-            reject(err);
-          }
-        },
-        call.shape,
-      ),
+      scheduler.queue(session, call.cost ?? 'light', task, (answer) => {
+        try {
+          settlePool(call, t, answer);
+          resolve();
+        } catch (err) {
+          reject(err);
+        }
+      }),
     );
   };
 

@@ -3,9 +3,8 @@
 // are never stuck behind heavy ones, and the node-wide bound (--max-queued-calls) answers -32010 at
 // once instead of letting a queue grow. While the node holds more than --max-buffered-bytes for
 // slow readers, heavy calls (the ones with big replies) get -32010 too, until it drains.
-// A call guessed light gets its shape, so that the scheduler can learn from it if it turns out slow
-// (src/pool/learnt-costs.ts); a shape learnt heavy makes the call heavy here. Front-end calls pass
-// straight through.
+// A call guessed light whose shape the scheduler has learnt heavy (src/pool/learnt-costs.ts) is
+// heavy here. Front-end calls pass straight through.
 import { RPC, limitError } from '../errors.js';
 import type { Layer } from './types.js';
 import { costOf } from './cost.js';
@@ -18,11 +17,8 @@ export function schedule(memoryOver: () => boolean, learnt?: LearntCosts): Layer
     if (call.target!.runsIn !== 'pool') return next(call);
     call.cost = costOf(call.target!);
     // A call guessed light whose shape has used up its slice often enough is heavy from the start.
-    if (call.cost === 'light' && learnt) {
-      const shape = shapeOf(call.target!);
-      if (learnt.isHeavy(shape)) call.cost = 'heavy';
-      else call.shape = shape;
-    }
+    // Its shape is made only while the learner keeps some (most of the time it keeps none).
+    if (call.cost === 'light' && learnt && learnt.kept > 0 && learnt.isHeavy(shapeOf(call.target!))) call.cost = 'heavy';
     if (call.cost === 'heavy' && memoryOver()) {
       call.outcome = { kind: 'error', error: OVER_MEMORY };
       call.limit = 'max-buffered-bytes';

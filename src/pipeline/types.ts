@@ -35,8 +35,6 @@ export interface Call {
   target?: Target;
   /** set by schedule, for pool calls */
   cost?: CostClass;
-  /** set by schedule, for pool calls guessed light: their shape, in case they use up their slice (src/pool/learnt-costs.ts) */
-  shape?: string;
   /** set by the layer that ends the call */
   outcome?: Outcome;
   /**

@@ -34,7 +34,7 @@
 import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
 import { RPC, protocolError } from '../errors.js';
 import type { CallPool } from './pool.js';
-import type { LearntCosts } from './learnt-costs.js';
+import { shapeOf, type LearntCosts } from './learnt-costs.js';
 import { HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
 
 /**
@@ -76,9 +76,10 @@ interface Waiting {
   readonly answered: (a: PoolAnswer) => void;
   /** performance.now() at submit */
   readonly at: number;
-  /** the call's shape (LearntCosts), for light calls that may use up their slice */
-  readonly shape?: string;
 }
+
+/** A call's shape (LearntCosts), from its task: only wanted once a call has used up its slice, or some shape has. */
+const shapeOfTask = (t: PoolTask) => shapeOf({ setKey: t.set, method: t.method, args: t.params });
 /**
  * Whoever calls belong to (a connection); once closed, its waiting calls are dropped. While paused
  * (it does not read its replies) its calls wait: work done for a client that does not read only
@@ -111,7 +112,7 @@ export interface Scheduler {
    * once, and must not throw. The call pipeline's way: a promise per call, and the microtask its
    * settling costs, is a measurable part of a small call's front-end time.
    */
-  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void, shape?: string): void;
+  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void;
   /** Looks for work again: an owner's calls may run now (it was paused and reads again). */
   wake(): void;
   /** calls waiting here */
@@ -289,17 +290,20 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (slices) {
         // Calls that ran long to the end stand; their shapes get a strike.
         for (const i of slices.slow) {
-          const shape = items[i]?.shape;
-          if (shape !== undefined) learnt?.strike(shape);
-          if (learnt) learnt.ranLong++;
+          const it = items[i];
+          if (!it || !learnt) continue;
+          learnt.strike(shapeOfTask(it.task));
+          learnt.ranLong++;
         }
         // Calls stopped at their slice run again from the start, as heavy: first among their
         // owner's heavy calls (they have waited once already), whatever the node-wide bound.
         for (let k = slices.sliced.length - 1; k >= 0; k--) {
           const it = items[slices.sliced[k]!];
           if (!it) continue;
-          if (it.shape !== undefined) learnt?.strike(it.shape);
-          if (learnt) learnt.requeued++;
+          if (learnt) {
+            learnt.strike(shapeOfTask(it.task));
+            learnt.requeued++;
+          }
           requeueHeavy(it);
         }
       }
@@ -385,10 +389,11 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       if (items.length === 0) break; // every owner with calls waiting is paused
       // Calls queued light before their shape was learnt heavy go to the heavy calls instead of
       // using up a slice each first (a thousand of one shape queued at once did).
-      if (learnt && items.some((it) => it.shape !== undefined && learnt.learntHeavy(it.shape))) {
+      // Shapes are made only while the learner keeps some.
+      if (learnt && learnt.kept > 0 && items.some((it) => learnt.learntHeavy(shapeOfTask(it.task)))) {
         const light: Waiting[] = [];
         for (const it of items) {
-          if (it.shape !== undefined && learnt.learntHeavy(it.shape)) requeueHeavy(it);
+          if (learnt.learntHeavy(shapeOfTask(it.task))) requeueHeavy(it);
           else light.push(it);
         }
         items = light;
@@ -407,14 +412,14 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     }
   };
 
-  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void, shape?: string): void => {
+  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void => {
     if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return answered({ error: protocolError(RPC.NODE_BUSY) });
     const at = performance.now();
     if (cost === 'light') lastLight = at;
     const r = ring[cost];
     const share = owner.share ?? owner;
     const list = r.get(share);
-    const waiting: Waiting = shape === undefined ? { owner, task, answered, at } : { owner, task, answered, at, shape };
+    const waiting: Waiting = { owner, task, answered, at };
     if (list) list.push(waiting);
     else r.set(share, [waiting]);
     queuedIn[cost]++;
