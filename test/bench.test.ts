@@ -454,19 +454,12 @@ test('bench/generate-writes counts the store\'s calls of a generated chain by ta
   for (const row of r.floor) t.true(row['µs a put'] > 0 && Number.isFinite(row['µs a put']));
 });
 
+/** A closed-loop run without errors, as the report's sections read it: what a test gives wins. */
+const closedRun = (fields: Record<string, unknown>) => ({ system: fields.kind, loop: 'closed', errors: 0, latency: {}, generatorUtilisation: 0.5, ...fields });
+
 test('the report opens with what to run: the configuration best over the scenarios, the automatic sizes against each best, runs with errors left out', (t) => {
-  const run = (scenario: string, kind: string, workers: number, throughput: number, extra: Record<string, unknown> = {}) => ({
-    scenario,
-    kind,
-    system: kind,
-    workers,
-    loop: 'closed',
-    throughput,
-    errors: 0,
-    latency: { small: { p50: 1, p90: 1, p99: 2, p999: 3, max: 4, count: 10 } },
-    generatorUtilisation: 0.5,
-    ...extra,
-  });
+  const run = (scenario: string, kind: string, workers: number, throughput: number, extra: Record<string, unknown> = {}) =>
+    closedRun({ scenario, kind, workers, throughput, latency: { small: { p50: 1, p90: 1, p99: 2, p999: 3, max: 4, count: 10 } }, ...extra });
   const report = {
     machine: { cpus: 16 },
     runs: [
@@ -491,19 +484,8 @@ test('the report opens with what to run: the configuration best over the scenari
 
 test('planning: the scaling model from the best one-process run, checked against each multi-process run, and the sizes it asks for a target rate', (t) => {
   const cpu = (frontEnd: number, workers: number, other: number, generator: number) => ({ frontEnd, workers, other, generator });
-  const run = (kind: string, workers: number, throughput: number, cpuUs: ReturnType<typeof cpu>, extra: Record<string, unknown> = {}) => ({
-    scenario: 'ws-small',
-    kind,
-    system: kind,
-    workers,
-    loop: 'closed',
-    throughput,
-    errors: 0,
-    latency: {},
-    generatorUtilisation: 0.5,
-    cpuUs,
-    ...extra,
-  });
+  const run = (kind: string, workers: number, throughput: number, cpuUs: ReturnType<typeof cpu>, extra: Record<string, unknown> = {}) =>
+    closedRun({ scenario: 'ws-small', kind, workers, throughput, cpuUs, ...extra });
   const report = {
     machine: { cpus: 16 },
     runs: [run('graphene-rpc', 1, 100_000, cpu(10, 5, 1, 4)), run('graphene-rpc-processes', 1, 300_000, cpu(12, 6, 1, 4), { processes: 4 })],
