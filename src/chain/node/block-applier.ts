@@ -252,12 +252,23 @@ export function setBlockInterval(store: ChainStore, seconds: number): boolean {
  * Schema 6 → 7: the governance index of the genesis' witnesses and committee members.
  * Schema 7 → 8: the deposit feed's transfer index (transfer-index.ts), built from the stored history.
  * Schema 8 → 9: the history pages rewritten newest first (from 5 on; before 5 they are built so).
+ * Schema 9 → 10: the bitasset index sub-database (market-issued assets), created by a writable open;
+ * before it the chain refused market-issued assets, so it starts empty.
  */
 export function upgradeStore(store: ChainStore): boolean {
   const schema = store.meta.get('schema') ?? '1';
   if (schema === SCHEMA_VERSION) return false;
-  if (!['1', '2', '3', '4', '5', '6', '7', '8'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
+  if (!['1', '2', '3', '4', '5', '6', '7', '8', '9'].includes(schema)) throw new Error(`the chain store has schema ${schema}, which this version does not know (it writes schema ${SCHEMA_VERSION}); use the version that made it`);
   store.root.transactionSync(() => {
+    if (schema !== '9') upgradeToNine(store, schema);
+    store.meta.putSync('schema', SCHEMA_VERSION);
+  });
+  return true;
+}
+
+/** The steps from schemas 1 to 8 up to 9. */
+function upgradeToNine(store: ChainStore, schema: string): void {
+  {
     if (schema === '1') {
       for (const { key, value } of store.objects.getRange({ start: [1, 11, 0], end: [1, 11, MAX_INSTANCE + 1] })) {
         const o = JSON.parse(value.toString('utf8')) as { op: [number, unknown]; block_num: number; trx_in_block: number; block_time: string };
@@ -273,9 +284,7 @@ export function upgradeStore(store: ChainStore): boolean {
     if (schema !== '7') indexGovernance(store);
     // Schema 8: the transfers of every stored block.
     if (schema !== '8') buildTransferFeed(store);
-    store.meta.putSync('schema', SCHEMA_VERSION);
-  });
-  return true;
+  }
 }
 
 /**

@@ -143,6 +143,20 @@ export function priceKey(p: Price): string {
   return (KEY_SPAN - 1n - v).toString(16).padStart(48, '0');
 }
 
+/** A fixed-width text that sorts as std::less<price> within one market: the lowest price first. */
+export function priceKeyAscending(p: Price): string {
+  const { amount: b } = p.base;
+  const { amount: q } = p.quote;
+  let v: bigint;
+  if (b <= 0n) v = 0n;
+  else if (q <= 0n) v = KEY_SPAN - 1n;
+  else {
+    v = (b << KEY_SCALE) / q;
+    if (v >= KEY_SPAN) v = KEY_SPAN - 1n;
+  }
+  return v.toString(16).padStart(48, '0');
+}
+
 /** The market of two assets as Core keys it (get_market(): the lower id first), "1.3.a:1.3.b". */
 export const marketKey = (a: number, b: number): string => (a < b ? `1.3.${a}:1.3.${b}` : `1.3.${b}:1.3.${a}`);
 

@@ -32,6 +32,7 @@ const TABLES = [
   'proposalIndex',
   'htlcIndex',
   'governance',
+  'bitassetIndex',
 ] as const satisfies readonly (keyof StateStore)[];
 type TableName = (typeof TABLES)[number];
 

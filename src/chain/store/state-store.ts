@@ -72,6 +72,7 @@ export interface StateStore {
   readonly proposalIndex: RangeTable<number, number[]>;
   readonly htlcIndex: RangeTable<number, number[]>;
   readonly governance: RangeTable<number, GovernanceKey>;
+  readonly bitassetIndex: RangeTable<number, IndexKey>;
 }
 
 /** Writes kept in memory over a base table; `commit` replays them onto the base. */
@@ -182,6 +183,7 @@ export function overlayStore(base: StateStore): OverlayStore {
     proposalIndex: new OverlayRangeTable(base.proposalIndex),
     htlcIndex: new OverlayRangeTable(base.htlcIndex),
     governance: new OverlayRangeTable(base.governance),
+    bitassetIndex: new OverlayRangeTable(base.bitassetIndex),
   };
   return {
     ...tables,

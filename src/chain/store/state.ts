@@ -33,6 +33,9 @@ function relevantAccounts(key: ObjectKey, obj: Obj, extra: readonly number[] | u
   else if (space === 1 && type === 13) out.push(accountOf(obj.owner));
   else if (space === 2 && (type === 5 || type === 6)) out.push(accountOf(obj.owner));
   else if (space === 1 && type === 7) out.push(accountOf(obj.seller));
+  else if (space === 1 && type === 8) out.push(accountOf(obj.borrower));
+  else if (space === 1 && type === 4) out.push(accountOf(obj.owner));
+  else if (space === 2 && type === 17) out.push(accountOf(obj.bidder));
   else if (space === 1 && type === 16) {
     const transfer = obj.transfer as { from?: unknown; to?: unknown } | undefined;
     out.push(accountOf(transfer?.from), accountOf(transfer?.to));

@@ -139,6 +139,12 @@ export interface ChainStore {
    * [1, from account, htlc instance] → 1 (by_from_id), [2, to account, htlc instance] → 1 (by_to_id)
    */
   readonly htlcIndex: Database<number, number[]>;
+  /**
+   * The indexes of market-issued assets (bitasset-data.ts): debt positions by collateralization and by
+   * borrower, force settlements by date and by owner, collateral bids by price and by bidder, and
+   * the assets themselves, all and by backing asset
+   */
+  readonly bitassetIndex: Database<number, (number | string)[]>;
   /** Core's by-account and by-vote-id indexes of 1.5/1.6/1.13/1.14 objects (governance.ts) */
   readonly governance: Database<number, GovernanceKey>;
   /**
@@ -166,8 +172,10 @@ export interface ChainStore {
  * 8: the deposit feed's transfer index (transferFeed), built from the stored history.
  * 9: the account history pages hold their operations newest first, joined by commas, so that a page
  * is one copy per record (history-pages.ts); converted from the ascending records of 5 to 8.
+ * 10: the bitasset index (bitassetIndex: market-issued assets, their debt positions, settlements and
+ * collateral bids; empty before: no chain had market-issued assets).
  */
-export const SCHEMA_VERSION = '9';
+export const SCHEMA_VERSION = '10';
 
 /**
  * A key of the governance index: `['a', type, account, instance]` (the 1.type.instance object
@@ -207,6 +215,10 @@ export const OBJ = {
   accountStorage: [7, 0],
   proposal: [1, 10],
   htlc: [1, 16],
+  forceSettlement: [1, 4],
+  callOrder: [1, 8],
+  bitassetData: [2, 4],
+  collateralBid: [2, 17],
   vestingBalance: [1, 13],
   worker: [1, 14],
 } as const satisfies Record<string, readonly [number, number]>;
@@ -260,6 +272,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
   const proposalIndex = root.openDB<number, number[]>({ name: 'proposal_index', encoding: 'ordered-binary' });
   const htlcIndex = root.openDB<number, number[]>({ name: 'htlc_index', encoding: 'ordered-binary' });
   const governance = root.openDB<number, GovernanceKey>({ name: 'governance', encoding: 'ordered-binary' });
+  const bitassetIndex = root.openDB<number, (number | string)[]>({ name: 'bitasset_index', encoding: 'ordered-binary' });
   const transferFeed = root.openDB<Buffer, TransferKey>({ name: 'transfer_feed', encoding: 'binary' });
   // A read-only handle cannot create what an older store lacks; the node upgrades the store
   // (block-applier.ts, upgradeStore) before anything opens it read-only.
@@ -302,6 +315,7 @@ export function openChainStore(dataDir: string, opts: { readOnly?: boolean; noSy
     proposalIndex,
     htlcIndex,
     governance,
+    bitassetIndex,
     transferFeed,
     close: () => root.close(),
   };
