@@ -207,6 +207,28 @@ test.serial('get_collateral_bids refuses an asset that is not market-issued, and
   t.is((await fails(t, ctx, 'get_collateral_bids', ['USD', 10, 'x'])).data!.stack.some((s) => s.context.method === 'get_collateral_bids'), false);
 });
 
+test.serial('get_full_accounts lists an account\'s debt positions by debt asset and its settlements by id, each at most the list limit, with more_data_available', async (t) => {
+  const { ctx } = mpaChain(t);
+  const [[, bob]] = await call(ctx, 'get_full_accounts', [['bob'], false]);
+  t.deepEqual(ids(bob.call_orders), ['1.8.2']);
+  t.deepEqual(ids(bob.settle_orders), ['1.4.0', '1.4.2']);
+  t.like(bob.more_data_available, { call_orders: false, settle_orders: false });
+  const keys = Object.keys(bob);
+  t.deepEqual(keys.slice(keys.indexOf('limit_orders'), keys.indexOf('proposals') + 1), ['limit_orders', 'call_orders', 'settle_orders', 'proposals'], "full_account's reflection order");
+  const [[, alice]] = await call(ctx, 'get_full_accounts', [['alice'], false]);
+  t.deepEqual(ids(alice.call_orders), ['1.8.1', '1.8.0']);
+  t.deepEqual(ids(alice.settle_orders), ['1.4.1', '1.4.3']);
+
+  const { ctx: one } = mpaChain(t, { 'api-limit-get-full-accounts-lists': '1' });
+  const [[, cut]] = await call(one, 'get_full_accounts', [['alice'], false]);
+  t.deepEqual(ids(cut.call_orders), ['1.8.1']);
+  t.deepEqual(ids(cut.settle_orders), ['1.4.1']);
+  t.like(cut.more_data_available, { call_orders: true, settle_orders: true });
+  const [[, nathan]] = await call(one, 'get_full_accounts', [['nathan'], false]);
+  t.deepEqual(ids(nathan.call_orders), ['1.8.3']);
+  t.like(nathan.more_data_available, { call_orders: false, settle_orders: false }, 'exactly the limit is not more');
+});
+
 test.serial('get_objects answers the objects of market-issued assets as stored', async (t) => {
   const { ctx, store } = mpaChain(t);
   const got = await call(ctx, 'get_objects', [['2.4.0', '1.8.1', '1.4.2', '2.17.1', '1.8.99']]);
