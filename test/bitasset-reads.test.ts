@@ -229,6 +229,37 @@ test.serial('get_full_accounts lists an account\'s debt positions by debt asset 
   t.like(nathan.more_data_available, { call_orders: false, settle_orders: false }, 'exactly the limit is not more');
 });
 
+test.serial('extended_asset_object: total_in_collateral for every asset, total_backing_collateral for a market-issued one, from the debt positions', async (t) => {
+  const { ctx } = mpaChain(t);
+  const [bts, usd, eur, test, nope] = (await call(ctx, 'get_assets', [['BTS', 'USD', 'EUR', 'TEST', 'NOPE']])) as (Obj | null)[];
+  t.is(nope, null);
+  t.is(bts!.total_in_collateral, '4000000010000', 'every position of USD and EUR is backed by BTS');
+  t.false('total_backing_collateral' in bts!);
+  t.is(usd!.total_in_collateral, 0);
+  t.is(usd!.total_backing_collateral, '4000000005000');
+  t.is(eur!.total_backing_collateral, 5000);
+  t.is(test!.total_in_collateral, 0);
+  t.false('total_backing_collateral' in test!);
+  const keys = Object.keys(usd!);
+  t.deepEqual(keys.slice(keys.indexOf('dynamic_asset_data_id')), ['dynamic_asset_data_id', 'bitasset_data_id', 'creation_block_num', 'creation_time', 'total_in_collateral', 'total_backing_collateral']);
+  // The other calls that answer extended_asset_object.
+  t.deepEqual(await call(ctx, 'lookup_asset_symbols', [['USD']]), [usd]);
+  t.deepEqual((await call(ctx, 'list_assets', ['EUR', 1]))[0], eur);
+  t.deepEqual((await call(ctx, 'get_assets_by_issuer', ['nathan', '1.3.1', 2])).map((a: Obj) => a.total_backing_collateral), ['4000000005000', 5000]);
+});
+
+test.serial('the collateral sums are read once per snapshot; a new snapshot reads them again, and a context without snapshots every time', async (t) => {
+  const { ctx, store } = mpaChain(t);
+  const backing = async (c: WorkerContext) => ((await call(c, 'get_assets', [['USD']])) as Obj[])[0]!.total_backing_collateral;
+  t.is(await backing(ctx), '4000000005000');
+  addCall(store, 4, BOB, 1000n, 100n, USD);
+  t.is(await backing(ctx), '4000000005000', 'the same snapshot');
+  t.is(await backing({ store, config: ctx.config }), '4000000006000');
+  ctx.snapshot = 2;
+  t.is(await backing(ctx), '4000000006000');
+  t.deepEqual(ids(await call(ctx, 'get_call_orders', ['USD', 10])), ['1.8.2', '1.8.3', '1.8.1', '1.8.4']);
+});
+
 test.serial('get_objects answers the objects of market-issued assets as stored', async (t) => {
   const { ctx, store } = mpaChain(t);
   const got = await call(ctx, 'get_objects', [['2.4.0', '1.8.1', '1.4.2', '2.17.1', '1.8.99']]);

@@ -145,3 +145,9 @@ export const settlementsByOwner = (ctx: WorkerContext, owner: number, from: numb
 
 /** collateral_bid_index by_price within one debt asset: the most collateral for the debt first (2.17.x instances), past the first `skip`. */
 export const bidsByPrice = (ctx: WorkerContext, debtAsset: number, skip: number, limit: number): number[] => bitassetTail(ctx, [4, debtAsset], [4, debtAsset + 1], limit, skip);
+
+/** Whether an asset is market-issued, from the index of them all (no parse of its object, which says the same). */
+export const isBitasset = (ctx: WorkerContext, asset: number): boolean => ctx.store.bitassetIndex.doesExist([6, asset]);
+
+/** asset_bitasset_data_index by_short_backing_asset: the market-issued assets that `backing` backs (1.3.x instances). */
+export const bitassetsBackedBy = (ctx: WorkerContext, backing: number): number[] => bitassetTail(ctx, [7, backing], [7, backing + 1], Number.MAX_SAFE_INTEGER);
