@@ -22,10 +22,6 @@ const listed = (): string[] => Object.entries(UNKEPT).flatMap(([set, methods]) =
  */
 const ARGS: Record<string, unknown[]> = {
   'database.get_top_voters': [10],
-  'database.get_call_orders_by_account': ['nathan', '1.3.0', 10],
-  'database.get_settle_orders': ['TEST', 10],
-  'database.get_settle_orders_by_account': ['nathan', '1.4.0', 10],
-  'database.get_margin_positions': ['alice'],
   'database.list_liquidity_pools': [],
   'database.get_liquidity_pools_by_asset_a': ['BTS'],
   'database.get_liquidity_pools_by_asset_b': ['TEST'],

@@ -1,7 +1,7 @@
-// The one list of calls about subsystems this chain does not keep (market-issued assets, liquidity pools, SameT
-// funds, credit offers and deals, withdraw permissions, tickets, blinded balances, vote tallies). Each
-// keeps Core's argument conversions, name-or-id resolution and limit checks, in Core's order, and then answers as Core
-// answers on a chain where no such object exists.
+// The one list of calls about subsystems this chain does not keep (liquidity pools, SameT funds,
+// credit offers and deals, withdraw permissions, tickets, blinded balances, vote tallies). Each keeps
+// Core's argument conversions, name-or-id resolution and limit checks, in Core's order, and then
+// answers as Core answers on a chain where no such object exists.
 //
 // Keyed by API set, then method; each set's entries are checked against its API-set table, so a
 // misspelt method is a compile error. The worker handlers of the fixed answers write them from here
@@ -27,7 +27,6 @@ export interface Unkept {
 
 type EntriesFor<S extends { readonly methods: object }> = { readonly [M in keyof S['methods']]?: Unkept };
 
-const NO_MPA = 'no market-issued assets, so no call orders or settlements';
 const NO_POOLS = 'no liquidity pools';
 const NO_SAMET = 'no SameT funds';
 const NO_CREDIT = 'no credit offers or deals';
@@ -38,11 +37,6 @@ export const UNKEPT = {
   database: {
     // Accounts
     get_top_voters: { answer: '[]', why: 'votes are not tallied' },
-    // Markets: limit orders and trades are kept; what needs market-issued assets is not
-    get_call_orders_by_account: { answer: '[]', why: NO_MPA },
-    get_settle_orders: { answer: '[]', why: NO_MPA },
-    get_settle_orders_by_account: { answer: '[]', why: NO_MPA },
-    get_margin_positions: { answer: '[]', why: NO_MPA },
     // Liquidity pools
     list_liquidity_pools: { answer: '[]', why: NO_POOLS },
     get_liquidity_pools_by_asset_a: { answer: '[]', why: NO_POOLS },

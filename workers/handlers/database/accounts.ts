@@ -10,7 +10,7 @@ import { checkLimit } from './checks.js';
 import { assetsIssuedBy, balanceInstances } from './account-holdings.js';
 import { instancesByAccount, lookupVotes } from './vote-lookup.js';
 import { objectIdParts } from '../../../src/chain/fc/object-id.js';
-import { NULL, accountName, countOf, mustParse, rawObject, writeList, writeObjects, type Key } from './store-reads.js';
+import { NULL, accountName, callsByBorrower, countOf, mustParse, rawObject, settlementsByOwner, writeInstances, writeList, writeObjects, type Key } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
@@ -124,7 +124,17 @@ export const accountHandlers = {
         out.text(`,"${name}":`);
         writeObjects(ctx, out, keys);
       };
-      out.text(',"call_orders":[],"settle_orders":[]');
+      // Debt positions (call_order_index by_account: by debt asset) and force settlements (by id), each at most the list limit.
+      const owned = (name: 'call_orders' | 'settle_orders', type: number, instances: number[]): void => {
+        if (instances.length > listLimit) {
+          instances.length = listLimit;
+          more[name] = true;
+        }
+        out.text(`,"${name}":`);
+        writeInstances(ctx, out, [1, type], instances);
+      };
+      owned('call_orders', 8, callsByBorrower(ctx, instance, 0, listLimit + 1));
+      owned('settle_orders', 4, settlementsByOwner(ctx, instance, 0, listLimit + 1));
       listed('proposals', ctx.store.proposalIndex, [1, instance], 10);
       const issued = assetsIssuedBy(ctx, instance);
       if (issued.length > listLimit) {

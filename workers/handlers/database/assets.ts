@@ -6,21 +6,58 @@ import type { ReplyWriter } from '../../reply-writer.js';
 import { typed } from './arguments.js';
 import { checkLimit } from './checks.js';
 import { assetsIssuedBy } from './account-holdings.js';
-import { NULL, countOf, writeList } from './store-reads.js';
+import { NULL, bitassetsBackedBy, callsByCollateral, countOf, isBitasset, mustParse, writeList } from './store-reads.js';
+import { i64 } from '../../../src/chain/fc/fc-json.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 
+/** The collateral of each market-issued asset's debt positions, read in one store snapshot. */
+const backing: { store: unknown; snapshot: number; byAsset: Map<number, bigint> } = { store: undefined, snapshot: -1, byAsset: new Map() };
+
 /**
- * extended_asset_object: the stored asset plus `total_in_collateral` (0: no call orders on this
- * chain), which Core adds when api_helper_indexes is on; no bitasset data, so no backing collateral.
+ * amount_in_collateral_index::get_backing_collateral: the collateral of every debt position in
+ * `mia`. Summed once per snapshot (a smartcoin may have thousands of positions, and get_assets of it
+ * is asked often); without a snapshot (tools that read a store directly), summed each time. The
+ * cache holds one number per market-issued asset asked for, so the chain's own count bounds it.
+ */
+function backingCollateral(ctx: WorkerContext, out: ReplyWriter, mia: number): bigint {
+  if (ctx.snapshot !== undefined && (backing.store !== ctx.store || backing.snapshot !== ctx.snapshot)) {
+    backing.store = ctx.store;
+    backing.snapshot = ctx.snapshot;
+    backing.byAsset.clear();
+  }
+  let sum = ctx.snapshot === undefined ? undefined : backing.byAsset.get(mia);
+  if (sum === undefined) {
+    sum = 0n;
+    const positions = callsByCollateral(ctx, mia, Number.MAX_SAFE_INTEGER);
+    for (const call of positions) sum += BigInt(mustParse<{ collateral: number | string }>(ctx, [1, 8, call]).collateral);
+    // The positions read count for the call's deadline.
+    out.skipped(positions.length);
+    if (ctx.snapshot !== undefined) backing.byAsset.set(mia, sum);
+  }
+  return sum;
+}
+
+/**
+ * extended_asset_object, as Core writes it with api_helper_indexes on (database_api_impl.hxx,
+ * extend_asset): the stored asset, then `total_in_collateral` (the collateral of every debt position
+ * whose collateral is this asset: those of the market-issued assets it backs), then, for a
+ * market-issued asset, `total_backing_collateral` (the collateral of its own debt positions).
  */
 function writeExtendedAsset(ctx: WorkerContext, out: ReplyWriter, instance: number | undefined): void {
-  const bytes = instance === undefined ? undefined : ctx.store.objects.getBinaryFast([1, 3, instance]);
+  if (instance === undefined) return void out.raw(NULL);
+  // The sums first (an asset that does not exist backs nothing and is not market-issued), then the
+  // asset: the store's fast buffer holds only the last value read.
+  let inCollateral = 0n;
+  for (const mia of bitassetsBackedBy(ctx, instance)) inCollateral += backingCollateral(ctx, out, mia);
+  const own = isBitasset(ctx, instance) ? backingCollateral(ctx, out, instance) : undefined;
+  const bytes = ctx.store.objects.getBinaryFast([1, 3, instance]);
   if (!bytes) return void out.raw(NULL);
-  const len = bytes.length;
-  // The stored JSON ends with its closing brace; reopen it for the extra member.
-  out.raw(bytes.subarray(0, len - 1));
-  out.text(',"total_in_collateral":0}');
+  // The stored JSON ends with its closing brace; reopen it for the extra members.
+  out.raw(bytes.subarray(0, bytes.length - 1));
+  out.text(`,"total_in_collateral":${JSON.stringify(i64(inCollateral))}`);
+  if (own !== undefined) out.text(`,"total_backing_collateral":${JSON.stringify(i64(own))}`);
+  out.text('}');
 }
 
 export const assetHandlers = {

@@ -57,9 +57,25 @@ export function byAssetPage(ctx: WorkerContext, method: string, t: [number, numb
  * permissions, HTLCs, call and settle orders): the name is read, the start id checked, the limit
  * checked, then the account resolved (throwing), in the order Core's bodies run them.
  */
-export function byAccountStartLimit(ctx: WorkerContext, method: string, t: [number, number], nameOrId: unknown, startArg: unknown, limitArg: unknown, configured: number): number {
+export function byAccountStartLimit(ctx: WorkerContext, method: string, t: [number, number], nameOrId: unknown, startArg: unknown, limitArg: unknown, configured: number): [account: number, start: number] {
   const name = asString(nameOrId);
-  typed(t[0], t[1])(startArg);
+  const start = typed(t[0], t[1])(startArg).instance;
   checkLimit(method, asUint32(limitArg), configured);
-  return resolveAccount(ctx, name, true)!;
+  return [resolveAccount(ctx, name, true)!, start];
+}
+
+/**
+ * `{ try { … } FC_CAPTURE_AND_RETHROW( (a)(b) ) }` around a body: an fc error from inside gains a warn
+ * entry naming the method, with an empty format (so the message is unchanged) and the captured values.
+ */
+export function captureAndRethrow<T>(method: string, data: Record<string, unknown>, body: () => T): T {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof RpcError && err.wire.data) {
+      const stack = err.wire.data.stack;
+      stack.push({ context: { ...stack[0]!.context, level: 'warn', file: FILE, method }, format: '', data });
+    }
+    throw err;
+  }
 }

@@ -42,13 +42,13 @@ export const conditionalTransferHandlers = {
   },
 
   get_htlc_by_from(ctx, [nameOrId, startArg, limitArg], out) {
-    const account = byAccountStartLimit(ctx, 'get_htlc_by_from', [1, 16], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_htlc_by);
-    htlcsBy(ctx, out, 1, account, typed(1, 16)(startArg).instance, asUint32(limitArg));
+    const [account, start] = byAccountStartLimit(ctx, 'get_htlc_by_from', [1, 16], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_htlc_by);
+    htlcsBy(ctx, out, 1, account, start, asUint32(limitArg));
   },
 
   get_htlc_by_to(ctx, [nameOrId, startArg, limitArg], out) {
-    const account = byAccountStartLimit(ctx, 'get_htlc_by_to', [1, 16], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_htlc_by);
-    htlcsBy(ctx, out, 2, account, typed(1, 16)(startArg).instance, asUint32(limitArg));
+    const [account, start] = byAccountStartLimit(ctx, 'get_htlc_by_to', [1, 16], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_htlc_by);
+    htlcsBy(ctx, out, 2, account, start, asUint32(limitArg));
   },
 
   list_htlcs(ctx, [startArg, limitArg], out) {

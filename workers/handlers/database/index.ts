@@ -5,11 +5,11 @@
 // argument fails before any lookup or limit check.
 //
 // This node behaves as Core with the api_helper_indexes and market_history plugins enabled (it has
-// the key and account reference indexes, limit orders and the market history), on a chain without
-// market-issued assets, pools, funds, credit offers, HTLCs, tickets, withdraw permissions, workers,
-// proposals, committee members or blinded balances:
-// those calls keep Core's argument and limit checks and answer "nothing", as src/api/unkept.ts lists
-// them (README, "Functions about subsystems this chain does not have").
+// the key and account reference indexes, the amounts in collateral, limit orders and the market
+// history), on a chain without liquidity pools, SameT funds, credit offers, tickets, withdraw
+// permissions or blinded balances: those calls keep Core's argument and limit checks and answer
+// "nothing", as src/api/unkept.ts lists them (README, "Functions about subsystems this chain does
+// not have").
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 import { objectAndBlockHandlers } from './objects-blocks.js';

@@ -1,8 +1,8 @@
 // database_api: Markets and feeds, as Core answers them with the market_history plugin
 // (database_api.cpp, api_objects.cpp, util.cpp), from the limit orders and the plugin's objects in
-// the store (workers/handlers/market-reads.ts). This chain has no market-issued assets, so the call
-// orders, settlements and collateral bids are absent (src/api/unkept.ts lists those calls). Each
-// call keeps Core's argument conversions, lookups and limit checks in Core's order.
+// the store (workers/handlers/market-reads.ts), and the debt positions, force settlements and
+// collateral bids of market-issued assets from the bitasset index (store-reads.ts). Each call keeps
+// Core's argument conversions, lookups and limit checks in Core's order.
 
 import { asString, asTime, asUint32 } from '../../../src/api/params.js';
 import { FC, RpcError, fcError } from '../../../src/errors.js';
@@ -10,7 +10,6 @@ import { parseFcTime } from '../../../src/chain/fc/fc-json.js';
 import { marketPriceToString, priceFromJson, priceKey, amountFromJson, amountToString, type Price } from '../../../src/chain/protocol/price.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
 import type { ReplyWriter } from '../../reply-writer.js';
-import { answerNothing } from '../unkept-answers.js';
 import {
   accountMarketOrders,
   assetInfo,
@@ -25,8 +24,21 @@ import {
   type OrderBook,
 } from '../market-reads.js';
 import { asInt64, optTyped, optU32 } from './arguments.js';
-import { FILE, byAccountStartLimit, checkLimit, fail, pageLimit } from './checks.js';
-import { headTime, parseObject, writeObjects, type Key } from './store-reads.js';
+import { FILE, byAccountStartLimit, captureAndRethrow, checkLimit, fail, pageLimit } from './checks.js';
+import {
+  bidsByPrice,
+  bitassetDataOf,
+  callsByBorrower,
+  callsByCollateral,
+  headTime,
+  isMarketIssued,
+  mustParse,
+  parseObject,
+  settlementsByExpiration,
+  settlementsByOwner,
+  writeInstances,
+  type AssetObject,
+} from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
 import { idInstance } from '../../../src/chain/fc/object-id.js';
@@ -79,7 +91,7 @@ function getOrderBook(ctx: WorkerContext, base: string, quote: string, limit: nu
   return cached;
 }
 
-const writeOrders = (ctx: WorkerContext, out: ReplyWriter, instances: Iterable<number>): void => writeObjects(ctx, out, [...instances].map((i): Key => [1, 7, i]));
+const writeOrders = (ctx: WorkerContext, out: ReplyWriter, instances: Iterable<number>): void => writeInstances(ctx, out, [1, 7], instances);
 
 /** An optional<price> argument: null or absent is "not set"; a price's missing members keep their defaults. */
 const optPrice = (v: unknown): Price | undefined => (v === null || v === undefined ? undefined : priceArgument(v));
@@ -219,42 +231,50 @@ export const marketHandlers = {
 
   get_call_orders(ctx, [a, limitArg], out) {
     const s = asString(a);
-    checkLimit('get_call_orders', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_call_orders);
-    resolveAsset(ctx, s, true);
-    // Core reads the asset's bitasset data here; this chain has no market-issued assets.
-    fail('get_call_orders', 'mia->is_market_issued(): Asset is not a MPA');
+    const limit = asUint32(limitArg);
+    checkLimit('get_call_orders', limit, ctx.config.apiLimits.api_limit_get_call_orders);
+    const mia = resolveAsset(ctx, s, true)!;
+    bitassetDataOf(ctx, mia);
+    // by_collateral from price::min(backing, asset) to price::max(backing, asset): the asset's debt
+    // positions, whose collateral is always its backing asset (that may change only while nothing is owed).
+    writeInstances(ctx, out, [1, 8], callsByCollateral(ctx, mia, limit));
   },
 
   get_call_orders_by_account(ctx, [nameOrId, startArg, limitArg], out) {
-    byAccountStartLimit(ctx, 'get_call_orders_by_account', [1, 3], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_call_orders);
-    answerNothing(out, 'database', 'get_call_orders_by_account');
+    const [account, start] = byAccountStartLimit(ctx, 'get_call_orders_by_account', [1, 3], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_call_orders);
+    writeInstances(ctx, out, [1, 8], callsByBorrower(ctx, account, start, asUint32(limitArg)));
   },
 
   get_settle_orders(ctx, [a, limitArg], out) {
     const s = asString(a);
-    checkLimit('get_settle_orders', asUint32(limitArg), ctx.config.apiLimits.api_limit_get_settle_orders);
-    resolveAsset(ctx, s, true);
-    answerNothing(out, 'database', 'get_settle_orders');
+    const limit = asUint32(limitArg);
+    checkLimit('get_settle_orders', limit, ctx.config.apiLimits.api_limit_get_settle_orders);
+    // Any asset: one that is not market-issued has no settlements.
+    writeInstances(ctx, out, [1, 4], settlementsByExpiration(ctx, resolveAsset(ctx, s, true)!, limit));
   },
 
   get_settle_orders_by_account(ctx, [nameOrId, startArg, limitArg], out) {
-    byAccountStartLimit(ctx, 'get_settle_orders_by_account', [1, 4], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_settle_orders);
-    answerNothing(out, 'database', 'get_settle_orders_by_account');
+    const [account, start] = byAccountStartLimit(ctx, 'get_settle_orders_by_account', [1, 4], nameOrId, startArg, limitArg, ctx.config.apiLimits.api_limit_get_settle_orders);
+    writeInstances(ctx, out, [1, 4], settlementsByOwner(ctx, account, start, asUint32(limitArg)));
   },
 
   get_margin_positions(ctx, [nameOrId], out) {
-    resolveAccount(ctx, asString(nameOrId), true);
-    answerNothing(out, 'database', 'get_margin_positions');
+    // get_call_orders_by_account(account, 1.3.0, api_limit_get_call_orders)
+    const account = resolveAccount(ctx, asString(nameOrId), true)!;
+    writeInstances(ctx, out, [1, 8], callsByBorrower(ctx, account, 0, ctx.config.apiLimits.api_limit_get_call_orders));
   },
 
   get_collateral_bids(ctx, [assetArg, limitArg, startArg], out) {
     const s = asString(assetArg);
     const limit = asUint32(limitArg);
-    asUint32(startArg);
-    checkLimit('get_collateral_bids', limit, ctx.config.apiLimits.api_limit_get_collateral_bids);
-    resolveAsset(ctx, s, true);
-    // Core refuses any asset that is not market-issued; this chain has none.
-    fail('get_collateral_bids', 'swan.is_market_issued(): Asset is not a MPA');
+    const skip = asUint32(startArg);
+    const bids = captureAndRethrow('get_collateral_bids', { asset_id_or_symbol: s, limit, skip }, () => {
+      checkLimit('get_collateral_bids', limit, ctx.config.apiLimits.api_limit_get_collateral_bids);
+      const swan = resolveAsset(ctx, s, true)!;
+      if (!isMarketIssued(mustParse<AssetObject>(ctx, [1, 3, swan]))) fail('get_collateral_bids', 'swan.is_market_issued(): Asset is not a MPA');
+      return bidsByPrice(ctx, swan, skip, limit);
+    });
+    writeInstances(ctx, out, [2, 17], bids);
   },
 
   get_ticker(ctx, [baseArg, quoteArg], out) {

@@ -1,6 +1,7 @@
 // How database_api reads the chain store. Replies that are stored objects are copied from LMDB's
 // bytes into the reply; only calls that must look inside an object parse it.
 import { asObjectId } from '../../../src/api/params.js';
+import { objectIdParts } from '../../../src/chain/fc/object-id.js';
 import { RpcError, assertError } from '../../../src/errors.js';
 import type { FeeScheduleJson } from '../../../src/chain/protocol/fees.js';
 import type { WorkerContext } from '../../context.js';
@@ -57,6 +58,11 @@ export function writeObjects(ctx: WorkerContext, out: ReplyWriter, keys: readonl
   out.text(']');
 }
 
+/** Writes `[o1,o2,…]` from the stored objects `space.type.i` of `instances`. */
+export function writeInstances(ctx: WorkerContext, out: ReplyWriter, [space, type]: readonly [number, number], instances: Iterable<number>): void {
+  writeObjects(ctx, out, Array.from(instances, (i): Key => [space, type, i]));
+}
+
 export function writeList(out: ReplyWriter, n: number, each: (i: number) => void): void {
   out.text('[');
   for (let i = 0; i < n; i++) {
@@ -88,3 +94,60 @@ export function accountName(ctx: WorkerContext, id: string): string {
 }
 export const assetSymbol = (ctx: WorkerContext, instance: number): string => mustParse<{ symbol: string }>(ctx, [1, 3, instance]).symbol;
 export const chainId = (ctx: WorkerContext): string => ctx.store.meta.get('chain_id')!;
+
+// ---- market-issued assets ----
+
+/** What the market-issued asset reads look at in an asset_object. */
+export interface AssetObject {
+  readonly symbol: string;
+  /** set if and only if the asset is market-issued */
+  readonly bitasset_data_id?: string | null;
+}
+
+/** asset_object::is_market_issued */
+export const isMarketIssued = (a: AssetObject): boolean => a.bitasset_data_id !== undefined && a.bitasset_data_id !== null;
+
+/**
+ * asset_object::bitasset_data (asset_object.hpp) as far as a read sees it: the 2.4.x instance of a
+ * market-issued asset, or its assertion for any other, which Core's database_api lets through as it is.
+ */
+export function bitassetDataOf(ctx: WorkerContext, asset: number): number {
+  const a = mustParse<AssetObject>(ctx, [1, 3, asset]);
+  if (!isMarketIssued(a)) throw new RpcError(assertError('bitasset_data_id.valid(): Asset ${a} (${id}) is not a market issued asset.', { a: a.symbol, id: `1.3.${asset}` }, { file: 'asset_object', method: 'bitasset_data' }));
+  return objectIdParts(a.bitasset_data_id!)!.instance;
+}
+
+// ---- the bitasset index (its key layout: src/chain/evaluators/bitasset-data.ts) ----
+
+/**
+ * The last field (an instance) of the bitasset index keys from `start` up to `end`, skipping
+ * `offset` and at most `limit`. A bound shorter than the keys is a prefix: [0, a] sorts before every
+ * [0, a, …] and [0, a + 1] after them.
+ */
+function bitassetTail(ctx: WorkerContext, start: (number | string)[], end: (number | string)[], limit: number, offset = 0): number[] {
+  const found: number[] = [];
+  if (limit <= 0) return found;
+  for (const k of ctx.store.bitassetIndex.getKeys({ start, end, limit, offset })) found.push(k[k.length - 1] as number);
+  return found;
+}
+
+/** call_order_index by_collateral within one debt asset: the least collateralized position first, then the oldest (1.8.x instances). */
+export const callsByCollateral = (ctx: WorkerContext, debtAsset: number, limit: number): number[] => bitassetTail(ctx, [0, debtAsset], [0, debtAsset + 1], limit);
+
+/** call_order_index by_account from (borrower, debt asset `from`): one position per debt asset, by asset id. */
+export const callsByBorrower = (ctx: WorkerContext, borrower: number, from: number, limit: number): number[] => bitassetTail(ctx, [1, borrower, from], [1, borrower + 1], limit);
+
+/** force_settlement_index by_expiration within one asset: the earliest settlement date first, then the oldest (1.4.x instances). */
+export const settlementsByExpiration = (ctx: WorkerContext, asset: number, limit: number): number[] => bitassetTail(ctx, [2, asset], [2, asset + 1], limit);
+
+/** force_settlement_index by_account from (owner, settlement `from`), by id. */
+export const settlementsByOwner = (ctx: WorkerContext, owner: number, from: number, limit: number): number[] => bitassetTail(ctx, [3, owner, from], [3, owner + 1], limit);
+
+/** collateral_bid_index by_price within one debt asset: the most collateral for the debt first (2.17.x instances), past the first `skip`. */
+export const bidsByPrice = (ctx: WorkerContext, debtAsset: number, skip: number, limit: number): number[] => bitassetTail(ctx, [4, debtAsset], [4, debtAsset + 1], limit, skip);
+
+/** Whether an asset is market-issued, from the index of them all (no parse of its object, which says the same). */
+export const isBitasset = (ctx: WorkerContext, asset: number): boolean => ctx.store.bitassetIndex.doesExist([6, asset]);
+
+/** asset_bitasset_data_index by_short_backing_asset: the market-issued assets that `backing` backs (1.3.x instances). */
+export const bitassetsBackedBy = (ctx: WorkerContext, backing: number): number[] => bitassetTail(ctx, [7, backing], [7, backing + 1], Number.MAX_SAFE_INTEGER);
