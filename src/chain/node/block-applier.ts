@@ -362,20 +362,33 @@ export interface AppliedBlock {
 export interface MarketChanges {
   /** each fill_order of the block with its result, `[op, result]` as JSON, in order */
   readonly fills: readonly { readonly market: string; readonly json: string }[];
-  /** the market of every limit order (1.7.x) the block created, changed or removed */
+  /**
+   * the market of every order the block created, changed or removed: limit orders (1.7.x), debt
+   * positions (1.8.x: their two assets) and force settlements (1.4.x: the asset and its backing asset)
+   */
   readonly orders: ReadonlyMap<string, string>;
 }
 
-/** The markets of the limit orders in a change set, from their (last) JSON. */
-function orderMarkets(changes: ChangeSet): Map<string, string> {
+/** The markets of the orders in a change set, from their (last) JSON, as Core's get_order_market names them. */
+function orderMarkets(state: ChainState, changes: ChangeSet): Map<string, string> {
   const out = new Map<string, string>();
   for (const id of [...changes.created, ...changes.changed, ...changes.removed]) {
-    if (!id.startsWith('1.7.')) continue;
-    const o = JSON.parse(changes.json.get(id)!) as { sell_price: { base: { asset_id: string }; quote: { asset_id: string } } };
-    out.set(id, marketKey(idInstance(o.sell_price.base.asset_id), idInstance(o.sell_price.quote.asset_id)));
+    if (id.startsWith('1.7.') || id.startsWith('1.8.')) {
+      const o = JSON.parse(changes.json.get(id)!) as { sell_price?: PriceIds; call_price?: PriceIds };
+      const p = (o.sell_price ?? o.call_price)!;
+      out.set(id, marketKey(idInstance(p.base.asset_id), idInstance(p.quote.asset_id)));
+    } else if (id.startsWith('1.4.')) {
+      const o = JSON.parse(changes.json.get(id)!) as { balance: { asset_id: string } };
+      const asset = idInstance(o.balance.asset_id);
+      const data = state.find([1, 3, asset])?.bitasset_data_id;
+      const backing = data === undefined ? undefined : (state.find([2, 4, idInstance(data)])?.options as { short_backing_asset?: string } | undefined)?.short_backing_asset;
+      if (backing !== undefined) out.set(id, marketKey(asset, idInstance(backing)));
+    }
   }
   return out;
 }
+
+type PriceIds = { base: { asset_id: string }; quote: { asset_id: string } };
 
 /**
  * Records one applied operation: its 1.11.x object, its index entry and each concerned account's
@@ -572,7 +585,7 @@ export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Arra
       transactions: processed,
       changes,
       impactedAccounts: [...state.impactedAccounts],
-      market: { fills: marketFills, orders: orderMarkets(changes) },
+      market: { fills: marketFills, orders: orderMarkets(state, changes) },
       pluginNotes,
     };
   });
