@@ -15,7 +15,7 @@ import { accountInstance, adjustBalance, amountOf, assetInstance, countFee, feeO
 import { limitOrderCancel, limitOrderCreate } from './market.js';
 import { balanceClaim } from './balance-claim.js';
 import { ASSET_FLAGS, assetClaimFees, assetClaimPool, assetFundFeePool, assetReserve, assetUpdate, assetUpdateIssuer, checkAuthorityLists, isMarketIssued, overrideTransfer, validateFlags, validateNewAssetOptions } from './asset-ops.js';
-import { createBitassetData, evaluateNewBitasset, validateNewBitasset } from './bitasset-ops.js';
+import { assetGlobalSettle, assetPublishFeed, assetSettle, assetUpdateBitasset, assetUpdateFeedProducers, bidCollateral, createBitassetData, evaluateNewBitasset, validateNewBitasset } from './bitasset-ops.js';
 import { proposalCreate, proposalDelete, proposalUpdate, type OperationApplier } from './proposals.js';
 import { htlcCreate, htlcExtend, htlcRedeem } from './htlc.js';
 import { committeeMemberCreate, committeeMemberUpdate, isVoting, numCommitteeVoted, validateAccountOptions, verifyAccountVotes, witnessCreate, witnessUpdate, workerCreate } from './governance.js';
@@ -73,6 +73,14 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   43: assetClaimFees,
   47: assetClaimPool,
   48: assetUpdateIssuer,
+  // asset_update_bitasset, asset_update_feed_producers, asset_settle, asset_global_settle,
+  // asset_publish_feed (asset_evaluator.cpp) and bid_collateral (market_evaluator.cpp), via bitasset-ops.ts
+  12: assetUpdateBitasset,
+  13: assetUpdateFeedProducers,
+  17: assetSettle,
+  18: assetGlobalSettle,
+  19: assetPublishFeed,
+  45: bidCollateral,
   // proposal_create, proposal_update, proposal_delete (proposal_evaluator.cpp, via proposals.ts)
   22: (ctx, op) => proposalCreate(ctx, op, APPLIER),
   23: (ctx, op) => proposalUpdate(ctx, op, APPLIER),

@@ -162,7 +162,7 @@ function calculateMarketFee(asset: Obj, amount: Amount, isMaker: boolean): bigin
  * database::pay_market_fees: the fee the receiving asset charges on what an order receives, kept as
  * the asset's accumulated fees. The two shares Core pays into vesting balances are refused.
  */
-function payMarketFees(ctx: EvalContext, seller: number, receives: Amount, isMaker: boolean): Amount {
+export function payMarketFees(ctx: EvalContext, seller: number, receives: Amount, isMaker: boolean): Amount {
   const asset = ctx.state.get([1, 3, receives.asset]);
   const fee = priced(() => calculateMarketFee(asset, receives, isMaker));
   if (fee > receives.amount) throw new ChainError("issuer_fees <= receives: Market fee shouldn't be greater than receives");
