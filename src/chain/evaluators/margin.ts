@@ -42,6 +42,7 @@ import {
   NULL_PRICE,
   priced,
   priceEquals,
+  priceIn,
   reloadBitasset,
   removeBid,
   removeCall,
@@ -911,9 +912,8 @@ function updateCoreExchangeRate(ctx: EvalContext, b: Bitasset): void {
   ctx.state.touch(b.key);
   const a = ctx.state.get([1, 3, b.asset]);
   const options = a.options as Obj;
-  const cer = priceJson(b.currentFeed.cer);
-  if (JSON.stringify(options.core_exchange_rate) !== JSON.stringify(cer)) {
-    options.core_exchange_rate = cer;
+  if (!priceEquals(priceIn(options.core_exchange_rate), b.currentFeed.cer)) {
+    options.core_exchange_rate = priceJson(b.currentFeed.cer);
     ctx.state.touch([1, 3, b.asset]);
   }
 }
