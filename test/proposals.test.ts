@@ -222,7 +222,7 @@ test("proposal_create and proposal_update are refused with Core's errors", async
   t.regex((await refused([proposalCreate(x.signerA, head + 7200, [committee], 10)]))!, new RegExp(`Review period of 10 specified, but at least ${gp.committee_proposal_review_period} required`));
   t.is(await refused([proposalCreate(x.signerA, head + 7200, [committee], gp.committee_proposal_review_period)]), undefined, 'with its review period the committee may be proposed to');
   // An operation this chain does not evaluate cannot be proposed.
-  t.regex((await refused([proposalCreate(x.signerA, head + 100, [[3, { fee: ZERO, funding_account: x.hot, delta_collateral: { amount: 1, asset_id: '1.3.0' }, delta_debt: { amount: 1, asset_id: '1.3.0' }, extensions: {} }]])]))!, /is not supported on this chain/);
+  t.regex((await refused([proposalCreate(x.signerA, head + 100, [[9, { fee: ZERO, account_id: x.hot, new_owner: x.customer, extensions: [] }]])]))!, /is not supported on this chain/);
 
   const next = await x.call('database', 'get_next_object_id', [1, 10, true]);
   await x.broadcast([proposalCreate(x.signerA, head + 3600, [send])], [x.a.priv]);

@@ -54,7 +54,8 @@ export const NULL_PRICE: Price = { base: { amount: 0n, asset: 0 }, quote: { amou
 /** price::is_null */
 export const isNullPrice = (p: Price): boolean => p.base.asset === 0 && p.quote.asset === 0;
 
-export const priceEquals = (a: Price, b: Price): boolean => a.base.asset === b.base.asset && a.quote.asset === b.quote.asset && a.base.amount === b.base.amount && a.quote.amount === b.quote.amount;
+/** price operator==: the same two assets at the same ratio. */
+export const priceEquals = (a: Price, b: Price): boolean => a.base.asset === b.base.asset && a.quote.asset === b.quote.asset && comparePrice(a, b) === 0;
 
 export const priceIn = (v: unknown): Price => {
   const p = v as { base?: unknown; quote?: unknown } | undefined;

@@ -13,6 +13,7 @@ import type { OperationJson } from '../protocol/types.js';
 import { ChainError } from './chain-error.js';
 import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, isAuthorizedAsset, payFee, type EvalContext, type Evaluated } from './ledger.js';
 import { limitOrderCancel, limitOrderCreate } from './market.js';
+import { callOrderUpdate } from './margin.js';
 import { balanceClaim } from './balance-claim.js';
 import { ASSET_FLAGS, assetClaimFees, assetClaimPool, assetFundFeePool, assetReserve, assetUpdate, assetUpdateIssuer, checkAuthorityLists, overrideTransfer, validateNewAssetOptions, validateUiaFlags } from './asset-ops.js';
 import { proposalCreate, proposalDelete, proposalUpdate, type OperationApplier } from './proposals.js';
@@ -61,6 +62,8 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   // limit_order_create_operation and limit_order_cancel_operation (market_evaluator.cpp, via market.ts)
   1: limitOrderCreate,
   2: limitOrderCancel,
+  // call_order_update_operation (market_evaluator.cpp, via the margin engine margin.ts)
+  3: callOrderUpdate,
   // balance_claim_operation (balance_evaluator.cpp, via balance-claim.ts)
   37: balanceClaim,
   // asset_update, asset_reserve, asset_fund_fee_pool, override_transfer, asset_claim_fees,

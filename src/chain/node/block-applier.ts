@@ -12,6 +12,7 @@ import { createBalanceObject } from '../evaluators/balance-claim.js';
 import { ChainState } from '../store/state.js';
 import { evaluate, adjustBalance, indexAccountReferences, APPLIER } from '../evaluators/evaluators.js';
 import { clearExpiredOrders } from '../evaluators/market.js';
+import { bitassetMaintenance, clearExpiredForceSettlements, updateExpiredFeeds } from '../evaluators/margin.js';
 import { clearExpiredProposals } from '../evaluators/proposals.js';
 import { clearExpiredHtlcs } from '../evaluators/htlc.js';
 import { updateMarketHistories, type FillOrder } from '../plugins/market-history.js';
@@ -502,11 +503,16 @@ export function applyBlock(store: ChainStore, input: BlockInput, seal: Uint8Arra
       });
     });
     // The block's end (database::_apply_block), at the block's time (now the head block's): expired
-    // proposals (executed first if approved), orders and HTLCs, in Core's order; then the market
+    // proposals (executed first if approved), orders, force settlements and HTLCs, then expired price
+    // feeds and core exchange rates, in Core's order; then the market
     // history plugin takes the block's fills.
+    // Core's maintenance steps for market-issued assets come first (margin.ts, bitassetMaintenance).
+    bitassetMaintenance(ctx);
     clearExpiredProposals({ ...ctx, headTime: input.timestamp }, APPLIER);
     clearExpiredOrders(ctx);
+    clearExpiredForceSettlements(ctx);
     clearExpiredHtlcs(ctx);
+    updateExpiredFeeds(ctx);
     virtualOps.splice(0).forEach((v, i) => record(v.op, v.result, input.transactions.length, 0, i, true, v.impacted));
     updateMarketHistories(store, state, fills, input.timestamp);
     // The applied block's plugins: custom_operations reads the block's custom operations, in order.
