@@ -11,11 +11,12 @@ import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetOb
 import type { ChainState } from '../store/state.js';
 import type { OperationJson } from '../protocol/types.js';
 import { ChainError } from './chain-error.js';
-import { accountInstance, adjustBalance, amountOf, assetInstance, instanceOf, isAuthorizedAsset, payFee, type EvalContext, type Evaluated } from './ledger.js';
+import { accountInstance, adjustBalance, amountOf, assetInstance, countFee, feeOf, instanceOf, isAuthorizedAsset, payFee, type EvalContext, type Evaluated } from './ledger.js';
 import { limitOrderCancel, limitOrderCreate } from './market.js';
 import { callOrderUpdate } from './margin.js';
 import { balanceClaim } from './balance-claim.js';
-import { ASSET_FLAGS, assetClaimFees, assetClaimPool, assetFundFeePool, assetReserve, assetUpdate, assetUpdateIssuer, checkAuthorityLists, overrideTransfer, validateNewAssetOptions, validateUiaFlags } from './asset-ops.js';
+import { ASSET_FLAGS, assetClaimFees, assetClaimPool, assetFundFeePool, assetReserve, assetUpdate, assetUpdateIssuer, checkAuthorityLists, isMarketIssued, overrideTransfer, validateFlags, validateNewAssetOptions } from './asset-ops.js';
+import { assetGlobalSettle, assetPublishFeed, assetSettle, assetUpdateBitasset, assetUpdateFeedProducers, bidCollateral, createBitassetData, evaluateNewBitasset, validateNewBitasset } from './bitasset-ops.js';
 import { proposalCreate, proposalDelete, proposalUpdate, type OperationApplier } from './proposals.js';
 import { htlcCreate, htlcExtend, htlcRedeem } from './htlc.js';
 import { committeeMemberCreate, committeeMemberUpdate, isVoting, numCommitteeVoted, validateAccountOptions, verifyAccountVotes, witnessCreate, witnessUpdate, workerCreate } from './governance.js';
@@ -75,6 +76,14 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
   43: assetClaimFees,
   47: assetClaimPool,
   48: assetUpdateIssuer,
+  // asset_update_bitasset, asset_update_feed_producers, asset_settle, asset_global_settle,
+  // asset_publish_feed (asset_evaluator.cpp) and bid_collateral (market_evaluator.cpp), via bitasset-ops.ts
+  12: assetUpdateBitasset,
+  13: assetUpdateFeedProducers,
+  17: assetSettle,
+  18: assetGlobalSettle,
+  19: assetPublishFeed,
+  45: bidCollateral,
   // proposal_create, proposal_update, proposal_delete (proposal_evaluator.cpp, via proposals.ts)
   22: (ctx, op) => proposalCreate(ctx, op, APPLIER),
   23: (ctx, op) => proposalUpdate(ctx, op, APPLIER),
@@ -190,33 +199,43 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     return { result: [0, {}], impacted: [account, ...authorityAccounts(op.owner as Authority), ...authorityAccounts(op.active as Authority)] };
   },
 
-  // asset_create_operation (asset_evaluator.cpp); user-issued assets only
+  // asset_create_operation (asset_evaluator.cpp): a user-issued asset, or with bitasset_opts a
+  // market-issued one (its rules and bitasset data in bitasset-ops.ts)
   10(ctx, op) {
     const issuer = accountInstance(ctx, op.issuer, 'issuer');
     const symbol = String(op.symbol ?? '');
     if (!SYMBOL.test(symbol)) throw new ChainError(`is_valid_symbol( symbol ): invalid asset symbol '${symbol}'`);
     if (ctx.state.store.assetSymbols.get(symbol) !== undefined) throw new ChainError(`Asset with symbol ${symbol} already exists.`);
-    if (op.bitasset_opts) throw new ChainError('bitasset_opts: market-issued assets are not supported on this chain');
     const precision = Number(op.precision ?? 0);
     if (!Number.isInteger(precision) || precision < 0 || precision > 12) throw new ChainError('precision <= 12: invalid precision');
     const common = op.common_options as Record<string, unknown>;
-    // asset_create_operation::validate's asset_options::validate and core exchange rate, and
-    // do_evaluate's flags and authority lists (asset-ops.ts)
-    const cer = validateNewAssetOptions(common);
-    validateUiaFlags(common);
+    const marketIssued = op.bitasset_opts !== undefined && op.bitasset_opts !== null;
+    // asset_create_operation::validate's asset_options::validate, bitasset_options::validate and core
+    // exchange rate, and do_evaluate's flags, authority lists and backing asset (asset-ops.ts, bitasset-ops.ts)
+    const cer = validateNewAssetOptions(common, marketIssued, () => validateNewBitasset(op));
+    validateFlags(common, marketIssued);
     checkAuthorityLists(ctx, common, 'op.common_options');
+    evaluateNewBitasset(ctx, op, issuer);
     // Core's asset_create_evaluator::pay_fee puts half the fee (rounded down) into the new asset's fee
-    // pool and counts the rest as paid; here the whole fee counts as paid and the pool starts empty
-    // (captured client flows, test/fixtures, hold these numbers: changing them means capturing again).
-    payFee(ctx, issuer, op.fee);
+    // pool and counts the rest as paid. A market-issued asset's creation does so; for a user-issued
+    // one the whole fee counts as paid and the pool starts empty (captured client flows, test/fixtures,
+    // hold these numbers: changing them means capturing again).
+    const fee = feeOf(ctx, op.fee);
+    const pool = marketIssued ? fee.amount / 2n : 0n;
+    if (marketIssued) countFee(ctx, issuer, fee.amount - pool);
+    else payFee(ctx, issuer, op.fee);
+    // A market-issued asset's bitasset data names the asset about to be created.
+    const bitassetData = marketIssued ? createBitassetData(ctx, op, ctx.state.peekInstance(1, 3)) : undefined;
     const created = ctx.state.create(1, 3, (_id, instance) => {
-      const a = assetObject({ instance, symbol, precision, issuer, maxSupply: amountOf(common?.max_supply ?? 0), creationBlockNum: ctx.blockNum, creationTime: fcTime(ctx.blockTime) });
+      const a = assetObject({ instance, symbol, precision, issuer, maxSupply: amountOf(common?.max_supply ?? 0), bitassetDataId: bitassetData, creationBlockNum: ctx.blockNum, creationTime: fcTime(ctx.blockTime) });
       a.options = { ...common, core_exchange_rate: cer(`1.3.${instance}`) };
       return a;
     });
-    const dyn = ctx.state.create(2, 3, () => assetDynamicDataObject(created.instance, 0n));
+    const dyn = ctx.state.create(2, 3, () => ({ ...assetDynamicDataObject(created.instance, 0n), fee_pool: i64(pool) }));
     if (dyn.instance !== created.instance) throw new Error('asset and dynamic data instances diverged');
+    if (bitassetData !== undefined && ctx.state.get([2, 4, bitassetData]).asset_id !== `1.3.${created.instance}`) throw new Error('asset and bitasset data diverged');
     ctx.state.store.assetSymbols.putSync(symbol, created.instance);
+    if (marketIssued) adjustBalance(ctx, issuer, fee.asset, -fee.amount);
     return { result: [1, `1.3.${created.instance}`], impacted: [issuer] };
   },
 
@@ -228,6 +247,7 @@ export const EVALUATORS: Readonly<Record<number, Evaluator>> = {
     const asset = assetInstance(ctx, what?.asset_id, 'asset_to_issue.asset_id');
     const a = ctx.state.get([1, 3, asset]);
     if (a.issuer !== `1.2.${issuer}`) throw new ChainError('o.issuer == a.issuer: only the issuer may issue this asset');
+    if (isMarketIssued(a)) throw new ChainError('!a.is_market_issued(): Cannot manually issue a market-issued asset.');
     if ((Number((a.options as Record<string, unknown>).flags ?? 0) & ASSET_FLAGS.disable_new_supply) !== 0) throw new ChainError('a.can_create_new_supply(): Can not create new supply');
     if (!isAuthorizedAsset(ctx, to, a)) throw new ChainError('is_authorized_asset( d, *to_account, a ): ');
     const value = amountOf(what.amount);

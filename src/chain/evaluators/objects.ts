@@ -130,6 +130,8 @@ export interface AssetInit {
   issuer: number;
   maxSupply: bigint;
   description?: string;
+  /** the 2.4.x instance of a market-issued asset's bitasset data */
+  bitassetDataId?: number;
   creationBlockNum?: number;
   creationTime?: string;
 }
@@ -137,7 +139,7 @@ export interface AssetInit {
 /** GRAPHENE_MAX_SHARE_SUPPLY */
 export const MAX_SHARE_SUPPLY = 1_000_000_000_000_000n;
 
-/** asset_object 1.3.x (a user-issued or core asset; no bitasset data). */
+/** asset_object 1.3.x: a user-issued or core asset, or with bitasset data a market-issued one. */
 export function assetObject(a: AssetInit): Record<string, unknown> {
   const id = `1.3.${a.instance}`;
   return {
@@ -160,6 +162,7 @@ export function assetObject(a: AssetInit): Record<string, unknown> {
       extensions: {},
     },
     dynamic_asset_data_id: `2.3.${a.instance}`,
+    ...(a.bitassetDataId === undefined ? {} : { bitasset_data_id: `2.4.${a.bitassetDataId}` }),
     creation_block_num: a.creationBlockNum ?? 0,
     creation_time: a.creationTime ?? TIME_EPOCH,
   };
