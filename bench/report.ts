@@ -300,7 +300,7 @@ function marketSection(r: BenchReport): string[] {
   const lines = [
     '## ws-market',
     '',
-    `Trading bots polling: ${m.connections} WebSocket connections, each keeping two calls in flight, half \`get_order_book(base, quote, ${m.depth})\` and half \`get_ticker(base, quote)\`, ` +
+    `Trading bots polling: ${m.connections} WebSocket connections, each keeping two calls in flight, \`get_order_book(base, quote, ${m.depth})\` and \`get_ticker(base, quote)\` in equal shares (on a chain with smartcoins, 40% each and 20% \`get_call_orders(smartcoin, ${m.depth})\`), ` +
       `by symbol, in both orientations of every market that holds open orders. What graphene-rpc answered, asked once before measuring (the conventional stack is checked the same way):`,
     '',
     '| market | open orders | bids | asks | latest |',

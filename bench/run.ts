@@ -254,6 +254,8 @@ interface ChainInfo {
   users: string[];
   /** the markets with open limit orders, most orders first */
   markets: Market[];
+  /** the symbols of the market-issued assets with debt positions (generate --orders makes two) */
+  smartcoins: string[];
   /** operations a second `generate` made the chain at, as it recorded (absent: made before it recorded its time) */
   generatedPerSecond?: number;
 }
@@ -286,6 +288,18 @@ function marketsOf(store: ReturnType<typeof openChainStore>): Market[] {
   return markets.sort((x, y) => y.orders[0] + y.orders[1] - (x.orders[0] + x.orders[1]));
 }
 
+/** The market-issued assets that have debt positions (the bitasset index: [6, asset] lists them, [0, asset, …] their positions). */
+function smartcoinsOf(store: ReturnType<typeof openChainStore>): string[] {
+  const out: string[] = [];
+  for (const key of store.bitassetIndex.getKeys({ start: [6], end: [7] })) {
+    const asset = key[1] as number;
+    for (const _ of store.bitassetIndex.getKeys({ start: [0, asset], end: [0, asset + 1], limit: 1 })) {
+      out.push((JSON.parse(store.objects.get([1, 3, asset])!.toString('utf8')) as { symbol: string }).symbol);
+    }
+  }
+  return out;
+}
+
 function chainInfo(dataDir: string): ChainInfo {
   const store = openChainStore(dataDir, { readOnly: true });
   try {
@@ -298,7 +312,7 @@ function chainInfo(dataDir: string): ChainInfo {
     for (const { key } of store.accountNames.getRange({ start: 'user-', end: 'user.', limit: 20_000 })) users.push(key);
     const generated = JSON.parse(store.meta.get('generated') ?? '{}') as { operations?: number; seconds?: number };
     const generatedPerSecond = generated.operations !== undefined && generated.seconds ? Math.round(generated.operations / generated.seconds) : undefined;
-    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users, markets: marketsOf(store), generatedPerSecond };
+    return { accounts, operations, busiest: 'exchange-1', busiestOps: Number(stats.total_ops), users, markets: marketsOf(store), smartcoins: smartcoinsOf(store), generatedPerSecond };
   } finally {
     void store.close();
   }
@@ -329,14 +343,18 @@ function scenarios(info: ChainInfo, o: Options): Scenario[] {
   // A trading bot polls its markets: the order book and the ticker, by symbol, in the orientation it
   // trades (both occur), and waits for both before it decides; hence two calls in flight.
   const orientations = info.markets.flatMap((m) => [m.assets, [m.assets[1], m.assets[0]] as const]);
-  const book: RequestKind = { label: 'book', weight: 0.5, bodies: orientations.map(([b, q]) => marketBody('get_order_book', [b, q, o.marketDepth])) };
-  const ticker: RequestKind = { label: 'ticker', weight: 0.5, bodies: orientations.map(([b, q]) => marketBody('get_ticker', [b, q])) };
+  // With smartcoins on the chain, a fifth of the calls are what a bot watching their debt asks:
+  // get_call_orders, the least collateralized positions first.
+  const calls: RequestKind = { label: 'calls', weight: 0.2, bodies: info.smartcoins.map((s) => marketBody('get_call_orders', [s, o.marketDepth])) };
+  const share = calls.bodies.length > 0 ? 0.4 : 0.5;
+  const book: RequestKind = { label: 'book', weight: share, bodies: orientations.map(([b, q]) => marketBody('get_order_book', [b, q, o.marketDepth])) };
+  const ticker: RequestKind = { label: 'ticker', weight: share, bodies: orientations.map(([b, q]) => marketBody('get_ticker', [b, q])) };
   return [
     { name: 'http-small', transport: 'http', connections: 32, inflight: 1, kinds: [small] },
     { name: 'ws-small', transport: 'ws', connections: 64, inflight: 4, kinds: [small] },
     { name: 'ws-history', transport: 'ws', connections: 32, inflight: 2, kinds: [history] },
     { name: 'ws-mixed', transport: 'ws', connections: 64, inflight: 4, kinds: [{ ...small, weight: 0.9 }, { ...history, weight: 0.1 }] },
-    { name: 'ws-market', transport: 'ws', connections: 64, inflight: 2, kinds: [book, ticker] },
+    { name: 'ws-market', transport: 'ws', connections: 64, inflight: 2, kinds: calls.bodies.length > 0 ? [book, ticker, calls] : [book, ticker] },
   ];
 }
 

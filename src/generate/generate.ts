@@ -6,7 +6,10 @@
 // all transfers (exchange-1 about 40%, so that it holds at least a quarter of all operations), users
 // send to exchanges and to each other, some deposits carry an encrypted memo, and a few user-issued
 // assets circulate beside the core asset. With `orders`, users then trade those assets against the
-// core asset with limit orders around a fixed price each, so that about half of them fill.
+// core asset with limit orders around a fixed price each, so that about half of them fill; and two
+// smartcoins backed by the core asset get a feed from nathan, debt positions of some users, orders
+// in their markets, and a last feed 8% lower that margin-calls the positions it puts under the
+// maintenance ratio against those orders.
 //
 // Keys are derived, not stored: the private key of account NAME is sha256("graphene-rpc:SEED:NAME"),
 // so anyone can sign for a generated account (see README). Development chains only.
@@ -21,7 +24,17 @@ import { formatPublicKey } from '../chain/crypto/public-key.js';
 import { Worker } from 'node:worker_threads';
 import type { SignReply, SignRequest } from './signer-worker.js';
 import { encryptMemo } from '../chain/crypto/memo.js';
-import { accountCreateOp, assetCreateOp, assetIssueOp, limitOrderCreateOp, transferOp } from '../chain/protocol/operation-builders.js';
+import {
+  accountCreateOp,
+  assetCreateOp,
+  assetIssueOp,
+  assetPublishFeedOp,
+  assetUpdateFeedProducersOp,
+  bitassetOptions,
+  callOrderUpdateOp,
+  limitOrderCreateOp,
+  transferOp,
+} from '../chain/protocol/operation-builders.js';
 import type { FeeSchedule } from '../chain/protocol/fees.js';
 import { buildTransaction, type UnsignedTransactionJson } from '../chain/protocol/transaction-builder.js';
 import { requiredFee } from '../chain/protocol/fees.js';
@@ -77,6 +90,17 @@ const PRICE_SPREAD = 0.05;
 const MAX_ORDERS_PER_TRX = 5;
 const MAX_ORDER_CORE = 100_000;
 const MAX_ORDER_ASSET = 5_000;
+/** Smartcoins (market-issued assets backed by the core asset) made with `orders`, and the core units a unit is fed at. */
+const SMARTCOINS = ['SUSD', 'SCNY'];
+const SMARTCOIN_FEEDS = [25, 4];
+/** Debt positions per smartcoin (at most), their collateral (core units) and collateral ratios (‰). */
+const BORROWERS = 40;
+const MAX_COLLATERAL = 900_000;
+const MIN_CR = 1800;
+const MAX_CR = 3500;
+/** Share of the orders placed in the smartcoins' markets, and how far the core asset falls against them in the last feed (‰). */
+const SMARTCOIN_ORDER_SHARE = 0.2;
+const FEED_DROP = 80;
 /** limit_order_create's fee (Core's default: the bundled schedule has no entry of its own). */
 const ORDER_FEE_BOUND = 500_000;
 /** Share of orders that expire a few blocks after they are placed (the rest never do). */
@@ -122,7 +146,8 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
   const pubs: string[] = [];
   const fundedUsers = Math.max(1, Math.min(opts.accounts - EXCHANGES, Math.floor(opts.operations / 4)));
   const orders = opts.orders ?? 0;
-  const opsTarget = opts.accounts + USER_ASSETS.length * (1 + Math.min(fundedUsers, 1000)) + opts.operations + orders;
+  const borrowers = orders === 0 ? 0 : Math.min(BORROWERS, Math.min(fundedUsers, 1000));
+  const opsTarget = opts.accounts + USER_ASSETS.length * (1 + Math.min(fundedUsers, 1000)) + opts.operations + orders + (orders === 0 ? 0 : SMARTCOINS.length * (4 + borrowers));
   let trades = 0;
   let pendingOps = 0;
 
@@ -345,8 +370,47 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       await breathe();
     }
 
-    // 5. Orders: users holding user assets buy and sell them for core around each asset's price.
+    // 5. Smartcoins: nathan creates them, feeds them, and the first users borrow them.
+    const smartIds: string[] = [];
+    const positions: { user: number; smart: number }[] = [];
+    if (orders > 0) {
+      for (const [k, symbol] of SMARTCOINS.entries()) {
+        await queue([assetCreateOp(symbol, `1.2.${registrar}`, { description: `${symbol}: a synthetic smartcoin of graphene-rpc generate`, bitassetOpts: bitassetOptions() })], registrarKey);
+        await flush();
+        const smart = `1.3.${store.assetSymbols.get(symbol)}`;
+        smartIds.push(smart);
+        await queue([assetUpdateFeedProducersOp(`1.2.${registrar}`, smart, [`1.2.${registrar}`])], registrarKey);
+        await queue([assetPublishFeedOp(`1.2.${registrar}`, smart, { settlement: [1, smart, SMARTCOIN_FEEDS[k]!, '1.3.0'], cer: [1, smart, SMARTCOIN_FEEDS[k]!, '1.3.0'] })], registrarKey);
+        await flush();
+        for (let u = 0; u < borrowers; u++) {
+          const collateral = 100_000 + pick(MAX_COLLATERAL);
+          const cr = MIN_CR + pick(MAX_CR - MIN_CR);
+          const debt = Math.floor((collateral * 1000) / (SMARTCOIN_FEEDS[k]! * cr));
+          await queue([callOrderUpdateOp(id(EXCHANGES + u), [collateral, '1.3.0'], [debt, smart])], keys[EXCHANGES + u]!);
+          positions.push({ user: u, smart: k });
+        }
+        await flush();
+      }
+    }
+
+    // 6. Orders: users holding user assets buy and sell them for core around each asset's price; a
+    // share of them are borrowers selling and buying their smartcoins around the feed price.
     for (let placed = 0; placed < orders; ) {
+      if (positions.length > 0 && random() < SMARTCOIN_ORDER_SHARE) {
+        const { user, smart } = positions[pick(positions.length)]!;
+        const price = SMARTCOIN_FEEDS[smart]! * (1 + (random() * 2 - 1) * PRICE_SPREAD);
+        if (random() < 0.5) {
+          const core = 1_000 + pick(MAX_ORDER_CORE / 10);
+          await queue([limitOrderCreateOp(id(EXCHANGES + user), core, '1.3.0', Math.max(1, Math.round(core / price)), smartIds[smart]!)], keys[EXCHANGES + user]!);
+        } else {
+          // at most a few hundred units: a position's debt is a few thousand
+          const units = 10 + pick(300);
+          await queue([limitOrderCreateOp(id(EXCHANGES + user), units, smartIds[smart]!, Math.max(1, Math.round(units * price)), '1.3.0')], keys[EXCHANGES + user]!);
+        }
+        placed++;
+        await breathe();
+        continue;
+      }
       const sender = EXCHANGES + pick(issued);
       const n = Math.min(1 + pick(MAX_ORDERS_PER_TRX), orders - placed);
       const ops: OperationJson[] = [];
@@ -366,6 +430,13 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
       placed += n;
       await queue(ops, keys[sender]!);
       await breathe();
+    }
+
+    // 7. The smartcoins' last feed, the core asset 8% lower against them: positions it puts at or under
+    // the maintenance ratio are margin-called against the orders that sell the smartcoin.
+    for (const [k, smart] of smartIds.entries()) {
+      await flush();
+      await queue([assetPublishFeedOp(`1.2.${registrar}`, smart, { settlement: [1000 - FEED_DROP, smart, SMARTCOIN_FEEDS[k]! * 1000, '1.3.0'], cer: [1, smart, SMARTCOIN_FEEDS[k]!, '1.3.0'] })], registrarKey);
     }
     await flush();
   } finally {

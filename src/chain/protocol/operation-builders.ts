@@ -119,6 +119,23 @@ export function assetSettleOp(account: string, amount: number | string, asset: s
   return [17, { fee: { ...ZERO }, account, amount: { amount, asset_id: asset }, extensions: [] }];
 }
 
+/**
+ * call_order_update (3) of `account`: a positive debt delta borrows and a positive collateral delta
+ * locks collateral; negative ones repay and free it. `tcr` is the target collateral ratio (‰).
+ */
+export function callOrderUpdateOp(account: string, deltaCollateral: [number | string, string], deltaDebt: [number | string, string], tcr?: number): OperationJson {
+  return [
+    3,
+    {
+      fee: { ...ZERO },
+      funding_account: account,
+      delta_collateral: { amount: deltaCollateral[0], asset_id: deltaCollateral[1] },
+      delta_debt: { amount: deltaDebt[0], asset_id: deltaDebt[1] },
+      extensions: tcr === undefined ? {} : { target_collateral_ratio: tcr },
+    },
+  ];
+}
+
 /** asset_global_settle (18) of `asset` by its issuer at `settlePrice` (asset / backing asset). */
 export function assetGlobalSettleOp(issuer: string, asset: string, settlePrice: PriceTuple): OperationJson {
   return [18, { fee: { ...ZERO }, issuer, asset_to_settle: asset, settle_price: priceOf(settlePrice), extensions: [] }];

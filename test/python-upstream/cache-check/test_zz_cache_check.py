@@ -67,3 +67,35 @@ async def test_cache_d_a_member_read_twice(bitshares, default_account):
     assert first["vote_id"] == (await bitshares.rpc.get_committee_member_by_account("init5"))["vote_id"]
     with pytest.raises(KeyError):
         (await Committee("init5"))["vote_id"]
+
+
+@pytest.mark.asyncio
+async def test_cache_e_debt_positions(bitshares, default_account, base_bitasset):
+    # test_account::test_callpositions, test_asset::test_get_call_orders/test_get_settle_orders (their
+    # bitasset_local fixture), test_dex::test_list_debt_positions, test_close_debt_position,
+    # test_adjust_collateral_ratio: Dex.adjust_debt and Dex.list_debt_positions read
+    # Account(account, full=True), which, when the name is cached from a plain Account(account), is a
+    # copy of that cached dict: no "call_orders", and nothing asks the node (TypeError: 'NoneType'
+    # object is not iterable, or "No call position open").
+    from bitshares.aio.amount import Amount
+    from bitshares.aio.asset import Asset
+    from bitshares.aio.dex import Dex
+    from bitshares.aio.price import Price
+    for cls in (Account, Committee, Witness):
+        if "_cache" in cls.__dict__:
+            delattr(cls, "_cache")
+    Caching._cache = ObjectCacheInMemory()
+    asset = await base_bitasset()
+    await bitshares.publish_price_feed(asset.symbol, await Price(10.0, base=asset, quote=await Asset("TEST")), account=default_account)
+    await Account(default_account)
+    assert (await Account(default_account, full=True)).get("call_orders") is None, "the cached copy has no call_orders"
+    Account.clear_cache()
+    assert (await Account(default_account, full=True))["call_orders"] == [], "read from the node, it has them"
+    Account.clear_cache()
+    dex = Dex(blockchain_instance=bitshares)
+    await dex.borrow(await Amount(1000, asset), collateral_ratio=2.1, account=default_account)
+    await asyncio.sleep(1.1)
+    node = await bitshares.rpc.get_full_accounts([default_account], False)
+    assert [c["call_price"]["quote"]["asset_id"] for c in node[0][1]["call_orders"]] == [asset["id"]], "the node has the position"
+    Account.clear_cache()
+    assert asset.symbol in await dex.list_debt_positions(account=default_account)
