@@ -104,7 +104,7 @@ test('generate funds every sender enough, however many transfers each account ha
   await t.notThrowsAsync(() => runGenerate({ dataDir, accounts: 8, operations: 3000, seed: 5, progress: false }));
 });
 
-test('generate --orders: users trade the user assets against the core asset, and about half the orders fill', async (t) => {
+test('generate --orders: users trade the user assets and the smartcoins against the core asset, and about half the orders fill; some debt positions are margin-called', async (t) => {
   const dataDir = tmp(t);
   const summary = await runGenerate({ dataDir, accounts: 20, operations: 200, seed: 3, orders: 300, progress: false });
   const [, trades] = /orders: +300 \((\d+) trades\)/.exec(summary) ?? [];
@@ -112,8 +112,15 @@ test('generate --orders: users trade the user assets against the core asset, and
   t.true(Number(trades) > 30, `${trades} trades`);
   const node = await startTestNode(t, { 'data-dir': dataDir });
   const top = (await call(node.httpUrl, 'database.get_top_markets', [10])).result as { base: string; quote: string; base_volume: string }[];
-  t.deepEqual(top.map((m) => m.base).sort(), ['BTS', 'BTS', 'BTS']);
-  t.deepEqual(top.map((m) => m.quote).sort(), ['XBTC', 'XEUR', 'XUSD']);
+  t.deepEqual(top.map((m) => m.base).sort(), ['BTS', 'BTS', 'BTS', 'BTS', 'BTS']);
+  t.deepEqual(top.map((m) => m.quote).sort(), ['SCNY', 'SUSD', 'XBTC', 'XEUR', 'XUSD']);
+  // The smartcoins: debt positions, least collateralized first, and margin calls in the borrowers' history.
+  const calls = (await call(node.httpUrl, 'database.get_call_orders', ['SUSD', 100])).result as { borrower: string; collateral: number; debt: number }[];
+  t.true(calls.length > 0);
+  const ratios = calls.map((c) => Number(c.collateral) / Number(c.debt));
+  t.deepEqual([...ratios].sort((x, y) => x - y), ratios);
+  const fills = (await call(node.httpUrl, 'history.get_fill_order_history', ['BTS', 'SUSD', 100])).result as { op: { order_id: string } }[];
+  t.true(fills.some((f) => f.op.order_id.startsWith('1.8.')), 'a margin call filled');
   const book = (await call(node.httpUrl, 'database.get_order_book', ['BTS', 'XUSD', 50])).result as { bids: unknown[]; asks: unknown[] };
   t.true(book.bids.length > 0 && book.asks.length > 0);
   // The book does not cross: every order that could fill did.
@@ -183,5 +190,6 @@ test('generate charges every operation the fee the fee schedule requires', async
     }
   }
   // accounts, assets, issues, transfers (with and without memos) and orders
-  t.deepEqual([...types].sort((x, y) => x - y), [0, 1, 5, 10, 14]);
+  // transfers, orders, accounts, borrowing (3), assets, feed producers (13), issues, feeds (19)
+  t.deepEqual([...types].sort((x, y) => x - y), [0, 1, 3, 5, 10, 13, 14, 19]);
 });

@@ -123,7 +123,7 @@ test('each refusal reason of a transaction says what is wrong', async (t) => {
   const nonCanonical = Buffer.concat([Buffer.from([sig[0]! ^ 1]), sig.subarray(1, 33), Buffer.from(flipped, 'hex')]).toString('hex');
   t.regex(await refuse({ ...good, signatures: [nonCanonical] }), /is not canonical/);
   // An operation this chain does not have.
-  t.regex(await refuse({ ...once, operations: [[3, {}]] }), /not supported on this chain/);
+  t.regex(await refuse({ ...once, operations: [[9, {}]] }), /not supported on this chain/);
 });
 
 test('blocks are produced on the interval, also when empty', async (t) => {

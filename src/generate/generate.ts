@@ -96,7 +96,7 @@ const SMARTCOIN_FEEDS = [25, 4];
 /** Debt positions per smartcoin (at most), their collateral (core units) and collateral ratios (‰). */
 const BORROWERS = 40;
 const MAX_COLLATERAL = 900_000;
-const MIN_CR = 1800;
+const MIN_CR = 1800; // 1.8: above the default initial (and maintenance) ratio of 1.75, under 1.75 / 0.92 after the last feed
 const MAX_CR = 3500;
 /** Share of the orders placed in the smartcoins' markets, and how far the core asset falls against them in the last feed (‰). */
 const SMARTCOIN_ORDER_SHARE = 0.2;
@@ -384,7 +384,8 @@ export async function generateChain(store: ChainStore, opts: GenerateOptions, si
         await flush();
         for (let u = 0; u < borrowers; u++) {
           const collateral = 100_000 + pick(MAX_COLLATERAL);
-          const cr = MIN_CR + pick(MAX_CR - MIN_CR);
+          // The first borrower of each sits just above the initial ratio, so the last feed calls it.
+          const cr = u === 0 ? MIN_CR : MIN_CR + pick(MAX_CR - MIN_CR);
           const debt = Math.floor((collateral * 1000) / (SMARTCOIN_FEEDS[k]! * cr));
           await queue([callOrderUpdateOp(id(EXCHANGES + u), [collateral, '1.3.0'], [debt, smart])], keys[EXCHANGES + u]!);
           positions.push({ user: u, smart: k });
