@@ -66,21 +66,22 @@ export const priceIn = (v: unknown): Price => {
 /** `asset / asset`, without the same-asset check (callers name two assets). */
 export const ratioPrice = (base: Amount, quote: Amount): Price => ({ base, quote });
 
-/** price::call_price (asset.cpp): collateral / (debt * ratio), shrunk until both sides fit. */
+/**
+ * price::call_price (asset.cpp): collateral / (debt * ratio), shrunk until both sides fit. Core works
+ * in boost::rational<uint128_t>, which keeps every value in lowest terms: the product, and each halved
+ * pair again, so a common factor a halving makes is taken out before the next one (and may end it).
+ */
 export function callPrice(debt: Amount, collateral: Amount, collateralRatio: number): Price {
-  let n = debt.amount * BigInt(collateralRatio);
-  let d = collateral.amount * BigInt(RATIO_DENOM);
-  const g = gcd(n, d);
-  if (g > 1n) {
-    n /= g;
-    d /= g;
-  }
+  let [n, d] = lowestTerms(debt.amount * BigInt(collateralRatio), collateral.amount * BigInt(RATIO_DENOM));
   const MAX = 1_000_000_000_000_000n;
-  while (n > MAX || d > MAX) {
-    n = (n >> 1n) + 1n;
-    d = (d >> 1n) + 1n;
-  }
+  while (n > MAX || d > MAX) [n, d] = lowestTerms((n >> 1n) + 1n, (d >> 1n) + 1n);
   return { base: { amount: d, asset: collateral.asset }, quote: { amount: n, asset: debt.asset } };
+}
+
+/** boost::rational's normalization: numerator and denominator divided by their greatest common divisor. */
+function lowestTerms(n: bigint, d: bigint): [bigint, bigint] {
+  const g = gcd(n, d);
+  return g > 1n ? [n / g, d / g] : [n, d];
 }
 
 function gcd(a: bigint, b: bigint): bigint {
