@@ -892,19 +892,25 @@ const marginParamsEqual = (a: Feed, b: Feed): boolean => priceEquals(a.settlemen
 /** database::update_expired_feeds and update_core_exchange_rates: feeds past their lifetime leave the median. */
 export function updateExpiredFeeds(ctx: EvalContext): void {
   const head = ctx.blockTime;
-  for (const asset of allBitassets(ctx)) {
+  // by_feed_expiration (asset_object.hpp): the feed that expired first first, then by asset id; each
+  // asset's margin calls are done before the next asset's feed is updated.
+  const expiration = (b: Bitasset): number => parseFcTime(String(b.obj.current_feed_publication_time)) + b.options.feedLifetime;
+  const expired = allBitassets(ctx)
+    .map((asset) => loadBitasset(ctx, asset)!)
+    .filter((b) => expiration(b) <= head)
+    .sort((x, y) => expiration(x) - expiration(y) || x.asset - y.asset);
+  for (const expiredBitasset of expired) {
+    const asset = expiredBitasset.asset;
     let b = loadBitasset(ctx, asset)!;
-    const publication = parseFcTime(String(b.obj.current_feed_publication_time));
-    if (publication + b.options.feedLifetime <= head) {
-      const oldCurrent = b.currentFeed;
-      const oldMedian = b.medianFeed;
-      b = updateBitassetCurrentFeed({ ...ctx, headTime: head }, b, false);
-      if (!isNullPrice(b.currentFeed.settlement) && !marginParamsEqual(b.currentFeed, oldCurrent)) checkCallOrders(ctx, asset, true, false);
-      else if (!isNullPrice(b.medianFeed.settlement) && !marginParamsEqual(b.medianFeed, oldMedian)) checkCallOrders(ctx, asset, true, false);
-      b = reloadBitasset(ctx, b);
-    }
-    updateCoreExchangeRate(ctx, b);
+    const oldCurrent = b.currentFeed;
+    const oldMedian = b.medianFeed;
+    b = updateBitassetCurrentFeed({ ...ctx, headTime: head }, b, false);
+    if (!isNullPrice(b.currentFeed.settlement) && !marginParamsEqual(b.currentFeed, oldCurrent)) checkCallOrders(ctx, asset, true, false);
+    else if (!isNullPrice(b.medianFeed.settlement) && !marginParamsEqual(b.medianFeed, oldMedian)) checkCallOrders(ctx, asset, true, false);
+    updateCoreExchangeRate(ctx, reloadBitasset(ctx, b));
   }
+  // update_core_exchange_rates: the other assets whose rate changed
+  for (const asset of allBitassets(ctx)) updateCoreExchangeRate(ctx, loadBitasset(ctx, asset)!);
 }
 
 /** A bitasset whose CER changed (by a feed or by its issuer) gives its asset the current feed's CER. */
