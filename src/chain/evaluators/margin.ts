@@ -731,7 +731,7 @@ export function callOrderUpdate(ctx: EvalContext, op: Obj): Evaluated {
 
   // do_evaluate
   const payer = accountInstance(ctx, op.funding_account, 'funding_account');
-  if (!ctx.state.exists([1, 3, deltaDebt.asset])) throw new ChainError(`Unable to find Object 1.3.${deltaDebt.asset}`);
+  if (!ctx.state.exists([1, 3, deltaDebt.asset])) throw new ChainError(`maybe_found != nullptr: Unable to find Object 1.3.${deltaDebt.asset}`);
   const debtAsset = ctx.state.get([1, 3, deltaDebt.asset]);
   const b = loadBitasset(ctx, deltaDebt.asset);
   if (!b) throw new ChainError(`_debt_asset->is_market_issued(): Unable to cover ${String(debtAsset.symbol)} as it is not a collateralized asset.`);
