@@ -325,6 +325,22 @@ test('asset_publish_feed with three producers: the median of each field, ratios 
   t.deepEqual(fixed.current_initial_collateralization, fixed.current_maintenance_collateralization);
 });
 
+// Core: asset_object.cpp, asset_bitasset_data_object::update_median_feeds runs std::nth_element on
+// one vector of the live feeds, first by settlement_price, then by core_exchange_rate (and the
+// ratios). With alice's and bob's feeds (in that order, flat_map by account), the first call sorts
+// the two by settlement price (libstdc++ sorts two elements by insertion): [bob 1/20, alice 1/10],
+// and alice's is the median. The second call keeps [bob 2/40, alice 1/20], equal rates, in that
+// order, so alice's core exchange rate, 1/20, is the median as written, not bob's 2/40.
+test('asset_publish_feed: of two equal core exchange rates written differently, the median is the one std::nth_element leaves in the middle after it ordered the feeds by settlement price', (t) => {
+  const c = withUsd(t);
+  c.chain.block([assetPublishFeedOp(BOB, USD, { settlement: [1, USD, 20, BTS], cer: [2, USD, 40, BTS] })]);
+  c.chain.block([assetPublishFeedOp(ALICE, USD, { settlement: [1, USD, 10, BTS], cer: [1, USD, 20, BTS] })]);
+  const data = c.obj('2.4.0')!;
+  t.deepEqual(data.median_feed.settlement_price, { base: { amount: 1, asset_id: USD }, quote: { amount: 10, asset_id: BTS } });
+  t.deepEqual(data.median_feed.core_exchange_rate, { base: { amount: 1, asset_id: USD }, quote: { amount: 20, asset_id: BTS } });
+  t.deepEqual(data.current_feed, data.median_feed);
+});
+
 test('asset_publish_feed is refused as Core refuses it: a feed in other assets or ratios out of range, a publisher not named, a witness-fed asset fed by others than the active witnesses', (t) => {
   const c = withUsd(t);
   c.chain.block([op.assetCreate('GOLD')], [mia('WIT', { flags: WITNESS_FED })], [mia('COM', { flags: COMMITTEE_FED })]);

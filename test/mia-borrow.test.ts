@@ -129,6 +129,8 @@ test('a debt can only be taken in a market-issued asset, against its backing ass
   m.push(updateFeedProducers(sam, USD, [sam]));
   m.push(publishFeed(sam, USD, { debt: 100, collateral: 100 }));
   t.throws(() => m.push(borrow(dan, [100, UIA], [1000, CORE])), { message: MSG.notCollateralized });
+  // object_database::get of a missing debt asset: FC_ASSERT( maybe_found != nullptr, "Unable to find Object ${id}" )
+  t.throws(() => m.push(borrow(dan, [100, '1.3.99'], [1000, CORE])), { message: 'maybe_found != nullptr: Unable to find Object 1.3.99' });
   t.throws(() => m.push(borrow(dan, [100, USD], [1000, UIA])), { message: MSG.wrongCollateral });
   t.throws(() => m.push(borrow(dan, [100, USD], [0, CORE])), { message: MSG.newPositive });
   t.throws(() => m.push(borrow(dan, [0, USD], [1000, CORE])), { message: MSG.newPositive });

@@ -319,3 +319,41 @@ test('asset_global_settle is refused without the global_settle permission', (t) 
   m.push(borrow(paul, [1001, USD], [101, CORE]));
   t.throws(() => m.push(globalSettle(paul, USD, 10, 1)), { message: /The global_settle permission of this asset is disabled/ });
 });
+
+// Core: db_maint.cpp, database::process_bids takes a bid while ~price::call_price( debt, the bid's
+// collateral plus the debt's share of the fund, ICR ) < the feed; price::call_price (asset.cpp)
+// halves collateral * 1000 and debt * ICR (+1 each) until both fit GRAPHENE_MAX_SHARE_SUPPLY, in
+// boost::rational<uint128_t>, which puts each pair in lowest terms. Here (derived from that code):
+// debt 100001, collateral 1000000 + 3000000000005 = 3000001000005, ICR 1751: 175101751 /
+// 3000001000005000, halved to 87550876 / 1500000500002501 (gcd 7: 12507268 / 214285785714643,
+// both fit, done), so ~call_price is 12507268 USD / 214285785714643 core. Halving without taking
+// the 7 out gives 43775439 / 750000250001251 instead, a little more debt per collateral: with that
+// as the feed, Core's call price is below it and the bid takes the whole supply.
+test('collateral bids are weighed at the call price Core computes, in lowest terms at each halving: a bid whose ratio sits just inside the feed revives the asset', (t) => {
+  const m = miaChain(t);
+  const { borrower, bidder } = m.actors('borrower', 'bidder');
+  const NATHAN = '1.2.6';
+  m.push(miaCreate('USDBIT', NATHAN, { permissions: FLAG.charge_market_fee | FLAG.global_settle }));
+  m.push(updateFeedProducers(NATHAN, USD, [NATHAN]));
+  m.fund(INIT, borrower);
+  m.fund(3_000_000_000_005, bidder);
+  m.push(publishFeed(NATHAN, USD, { debt: 1, collateral: 1 }));
+  m.push(borrow(borrower, [100001, USD], [1_000_000, CORE]));
+  m.push(globalSettle(NATHAN, USD, 100001, 1_000_000));
+  t.deepEqual(m.obj('2.4.0')!.settlement_price, price(100001, USD, 1_000_000, CORE));
+  t.is(Number(m.obj('2.4.0')!.settlement_fund), 1_000_000);
+  m.push(bidCollateral(bidder, [3_000_000_000_005, CORE], [100001, USD]));
+  m.push(publishFeed(NATHAN, USD, { debt: 43775439, collateral: 750000250001251, icr: 1751 }));
+  t.true(isSettled(m), 'the fund alone does not cover the supply');
+
+  m.skip(HOUR);
+  const processed = m.block();
+  t.false(isSettled(m));
+  t.is(Number(m.obj('2.4.0')!.settlement_fund), 0);
+  t.is(m.obj('2.17.0'), undefined);
+  t.deepEqual(m.obj('1.8.1'), { id: '1.8.1', borrower: bidder, collateral: '3000001000005', debt: 100001, call_price: price(1, CORE, 1, USD) });
+  t.deepEqual(
+    m.blockOps(processed.blockNum).map((o) => o.op),
+    [[46, { fee: { amount: 0, asset_id: CORE }, bidder, debt: { amount: 100001, asset_id: USD }, collateral: { amount: '3000001000005', asset_id: CORE } }]],
+  );
+});

@@ -21,6 +21,7 @@
 import { fcTime, i64, parseFcTime } from '../fc/fc-json.js';
 import { ChainError } from './chain-error.js';
 import { amountOf, instanceOf, type EvalContext } from './ledger.js';
+import { nthElement } from './nth-element.js';
 import { amountFromJson, amountJson, comparePrice, divideByRatio, invert, multiplyByRatio, priceJson, priceKey, priceKeyAscending, PriceError, type Amount, type Price } from '../protocol/price.js';
 
 type Obj = Record<string, unknown>;
@@ -65,21 +66,22 @@ export const priceIn = (v: unknown): Price => {
 /** `asset / asset`, without the same-asset check (callers name two assets). */
 export const ratioPrice = (base: Amount, quote: Amount): Price => ({ base, quote });
 
-/** price::call_price (asset.cpp): collateral / (debt * ratio), shrunk until both sides fit. */
+/**
+ * price::call_price (asset.cpp): collateral / (debt * ratio), shrunk until both sides fit. Core works
+ * in boost::rational<uint128_t>, which keeps every value in lowest terms: the product, and each halved
+ * pair again, so a common factor a halving makes is taken out before the next one (and may end it).
+ */
 export function callPrice(debt: Amount, collateral: Amount, collateralRatio: number): Price {
-  let n = debt.amount * BigInt(collateralRatio);
-  let d = collateral.amount * BigInt(RATIO_DENOM);
-  const g = gcd(n, d);
-  if (g > 1n) {
-    n /= g;
-    d /= g;
-  }
+  let [n, d] = lowestTerms(debt.amount * BigInt(collateralRatio), collateral.amount * BigInt(RATIO_DENOM));
   const MAX = 1_000_000_000_000_000n;
-  while (n > MAX || d > MAX) {
-    n = (n >> 1n) + 1n;
-    d = (d >> 1n) + 1n;
-  }
+  while (n > MAX || d > MAX) [n, d] = lowestTerms((n >> 1n) + 1n, (d >> 1n) + 1n);
   return { base: { amount: d, asset: collateral.asset }, quote: { amount: n, asset: debt.asset } };
+}
+
+/** boost::rational's normalization: numerator and denominator divided by their greatest common divisor. */
+function lowestTerms(n: bigint, d: bigint): [bigint, bigint] {
+  const g = gcd(n, d);
+  return g > 1n ? [n / g, d / g] : [n, d];
 }
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -265,8 +267,9 @@ function refreshCache(obj: Obj, median: Feed): void {
 
 /**
  * asset_bitasset_data_object::update_median_feeds at `now`: the feeds younger than the feed lifetime,
- * their median of each field (the upper one of an even count, as nth_element picks it), the ratios
- * the options fix replacing the feeds' ones, and the collateralizations derived from it.
+ * their median of each field (the upper one of an even count, picked as Core's std::nth_element
+ * picks it: nth-element.ts), the ratios the options fix replacing the feeds' ones, and the
+ * collateralizations derived from it.
  */
 export function updateMedianFeeds(obj: Obj, now: number): void {
   const options = optionsIn(obj.options);
@@ -294,16 +297,21 @@ export function updateMedianFeeds(obj: Obj, now: number): void {
     const f = effective[0]!;
     median = { ...f, mcr: fixed('maintenance_collateral_ratio') ?? f.mcr, mssr: fixed('maximum_short_squeeze_ratio') ?? f.mssr, icr: fixed('initial_collateral_ratio') ?? f.icr };
   } else {
+    // Core runs std::nth_element on one vector field after field, in this order, skipping the ratios
+    // the options fix: which of two equal prices (1/20, 2/40) ends in the middle depends on it.
     const mid = Math.floor(effective.length / 2);
-    const byPrice = (pick: (f: Feed) => Price): Price => effective.map(pick).sort(comparePrice)[mid]!;
-    const byNumber = (pick: (f: Feed) => number): number => [...effective].map(pick).sort((a, b) => a - b)[mid]!;
-    median = {
-      settlement: byPrice((f) => f.settlement),
-      cer: byPrice((f) => f.cer),
-      mcr: fixed('maintenance_collateral_ratio') ?? byNumber((f) => f.mcr),
-      mssr: fixed('maximum_short_squeeze_ratio') ?? byNumber((f) => f.mssr),
-      icr: fixed('initial_collateral_ratio') ?? byNumber((f) => f.icr),
+    const medianOf = <V>(pick: (f: Feed) => V, less: (a: V, b: V) => boolean): V => {
+      nthElement(effective, mid, (a, b) => less(pick(a), pick(b)));
+      return pick(effective[mid]!);
     };
+    const priceLess = (a: Price, b: Price): boolean => comparePrice(a, b) < 0;
+    const numberLess = (a: number, b: number): boolean => a < b;
+    const settlement = medianOf((f) => f.settlement, priceLess);
+    const cer = medianOf((f) => f.cer, priceLess);
+    const mcr = fixed('maintenance_collateral_ratio') ?? medianOf((f) => f.mcr, numberLess);
+    const mssr = fixed('maximum_short_squeeze_ratio') ?? medianOf((f) => f.mssr, numberLess);
+    const icr = fixed('initial_collateral_ratio') ?? medianOf((f) => f.icr, numberLess);
+    median = { settlement, mcr, mssr, cer, icr };
   }
   if (!priceEquals(old.cer, median.cer)) obj.feed_cer_updated = true;
   obj.current_feed_publication_time = fcTime(publication);

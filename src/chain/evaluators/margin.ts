@@ -10,7 +10,8 @@
 //    db_market.cpp;
 //  - at the end of every block: clear_expired_force_settlements, update_expired_feeds,
 //    update_core_exchange_rates (db_update.cpp); and what Core does for these assets at its
-//    maintenance interval (the force-settled volume reset, process_bids: db_maint.cpp), which this
+//    maintenance interval (the force-settled volume reset, the expired feeds of witness- and
+//    committee-fed assets erased, process_bids: db_maint.cpp), which this
 //    chain, running no maintenance interval, does on the same schedule (see `bitassetMaintenance`);
 //  - get_max_debt_to_cover (market_object.cpp), the debt a position with a target collateral ratio
 //    sells in a margin call.
@@ -80,6 +81,9 @@ const emit = (ctx: EvalContext, op: [number, Obj], impacted: readonly number[]):
 /** price a < price b, for two prices of one market */
 const less = (a: Price, b: Price): boolean => comparePrice(a, b) < 0;
 const ZERO_FEE = { amount: 0, asset_id: '1.3.0' };
+/** asset_issuer_permission_flags witness_fed_asset and committee_fed_asset */
+const WITNESS_FED_ASSET = 0x80;
+const COMMITTEE_FED_ASSET = 0x100;
 
 /** The fields of the feed a margin call reads. */
 const callParams = (b: Bitasset): { callMatchPrice: Price; callPaysPrice: Price } => ({
@@ -727,7 +731,7 @@ export function callOrderUpdate(ctx: EvalContext, op: Obj): Evaluated {
 
   // do_evaluate
   const payer = accountInstance(ctx, op.funding_account, 'funding_account');
-  if (!ctx.state.exists([1, 3, deltaDebt.asset])) throw new ChainError(`Unable to find Object 1.3.${deltaDebt.asset}`);
+  if (!ctx.state.exists([1, 3, deltaDebt.asset])) throw new ChainError(`maybe_found != nullptr: Unable to find Object 1.3.${deltaDebt.asset}`);
   const debtAsset = ctx.state.get([1, 3, deltaDebt.asset]);
   const b = loadBitasset(ctx, deltaDebt.asset);
   if (!b) throw new ChainError(`_debt_asset->is_market_issued(): Unable to cover ${String(debtAsset.symbol)} as it is not a collateralized asset.`);
@@ -888,19 +892,25 @@ const marginParamsEqual = (a: Feed, b: Feed): boolean => priceEquals(a.settlemen
 /** database::update_expired_feeds and update_core_exchange_rates: feeds past their lifetime leave the median. */
 export function updateExpiredFeeds(ctx: EvalContext): void {
   const head = ctx.blockTime;
-  for (const asset of allBitassets(ctx)) {
+  // by_feed_expiration (asset_object.hpp): the feed that expired first first, then by asset id; each
+  // asset's margin calls are done before the next asset's feed is updated.
+  const expiration = (b: Bitasset): number => parseFcTime(String(b.obj.current_feed_publication_time)) + b.options.feedLifetime;
+  const expired = allBitassets(ctx)
+    .map((asset) => loadBitasset(ctx, asset)!)
+    .filter((b) => expiration(b) <= head)
+    .sort((x, y) => expiration(x) - expiration(y) || x.asset - y.asset);
+  for (const expiredBitasset of expired) {
+    const asset = expiredBitasset.asset;
     let b = loadBitasset(ctx, asset)!;
-    const publication = parseFcTime(String(b.obj.current_feed_publication_time));
-    if (publication + b.options.feedLifetime <= head) {
-      const oldCurrent = b.currentFeed;
-      const oldMedian = b.medianFeed;
-      b = updateBitassetCurrentFeed({ ...ctx, headTime: head }, b, false);
-      if (!isNullPrice(b.currentFeed.settlement) && !marginParamsEqual(b.currentFeed, oldCurrent)) checkCallOrders(ctx, asset, true, false);
-      else if (!isNullPrice(b.medianFeed.settlement) && !marginParamsEqual(b.medianFeed, oldMedian)) checkCallOrders(ctx, asset, true, false);
-      b = reloadBitasset(ctx, b);
-    }
-    updateCoreExchangeRate(ctx, b);
+    const oldCurrent = b.currentFeed;
+    const oldMedian = b.medianFeed;
+    b = updateBitassetCurrentFeed({ ...ctx, headTime: head }, b, false);
+    if (!isNullPrice(b.currentFeed.settlement) && !marginParamsEqual(b.currentFeed, oldCurrent)) checkCallOrders(ctx, asset, true, false);
+    else if (!isNullPrice(b.medianFeed.settlement) && !marginParamsEqual(b.medianFeed, oldMedian)) checkCallOrders(ctx, asset, true, false);
+    updateCoreExchangeRate(ctx, reloadBitasset(ctx, b));
   }
+  // update_core_exchange_rates: the other assets whose rate changed
+  for (const asset of allBitassets(ctx)) updateCoreExchangeRate(ctx, loadBitasset(ctx, asset)!);
 }
 
 /** A bitasset whose CER changed (by a feed or by its issuer) gives its asset the current feed's CER. */
@@ -919,11 +929,13 @@ function updateCoreExchangeRate(ctx: EvalContext, b: Bitasset): void {
 }
 
 /**
- * What Core does for market-issued assets at each maintenance interval (db_maint.cpp): the volume
- * force-settled since the last one is reset, and the bids on globally settled assets are processed.
- * This chain runs no maintenance interval (its next_maintenance_time stays at the genesis time, see
- * docs/api/core-compatibility.md), so it does these steps at the first block at or after each multiple
- * of the chain's maintenance_interval since that time.
+ * What Core does for market-issued assets at each maintenance interval (db_maint.cpp
+ * process_bitassets): the volume force-settled since the last one is reset, the feeds of a witness-
+ * or committee-fed asset older than its feed lifetime are erased (hardfork core-518), and the bids on
+ * globally settled assets are processed. This chain runs no maintenance interval (its
+ * next_maintenance_time stays at the genesis time, see docs/api/core-compatibility.md), so it does
+ * these steps at the first block at or after each multiple of the chain's maintenance_interval since
+ * that time.
  */
 export function bitassetMaintenance(ctx: EvalContext): void {
   const dgp = ctx.state.get([2, 1, 0]);
@@ -931,11 +943,23 @@ export function bitassetMaintenance(ctx: EvalContext): void {
   const interval = Number((ctx.state.get([2, 0, 0]).parameters as Obj).maintenance_interval ?? 86400);
   const previous = ctx.headTime ?? ctx.blockTime;
   if (!(interval > 0) || Math.floor((ctx.blockTime - anchor) / interval) <= Math.floor((previous - anchor) / interval)) return;
+  const head = ctx.blockTime;
   for (const asset of allBitassets(ctx)) {
     const b = loadBitasset(ctx, asset)!;
     if (b.forceSettledVolume !== 0n) {
       b.obj.force_settled_volume = 0;
       ctx.state.touch(b.key);
+    }
+    // Only the feeds go: the current feed is left as it is (update_expired_feeds sees to it).
+    const flags = Number((ctx.state.get([1, 3, asset]).options as Obj).flags ?? 0);
+    if (b.options.feedLifetime < head && (flags & (WITNESS_FED_ASSET | COMMITTEE_FED_ASSET)) !== 0) {
+      const oldest = head - b.options.feedLifetime;
+      const feeds = b.obj.feeds as [string, [string, unknown]][];
+      const live = feeds.filter(([, [time]]) => !(parseFcTime(time) < oldest));
+      if (live.length !== feeds.length) {
+        b.obj.feeds = live;
+        ctx.state.touch(b.key);
+      }
     }
     if (isGloballySettled(b)) processBids(ctx, reloadBitasset(ctx, b));
   }
