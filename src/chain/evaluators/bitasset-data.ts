@@ -19,10 +19,9 @@
 //   [7, backing asset, asset]                     asset_bitasset_data_index by_short_backing_asset
 
 import { fcTime, i64, parseFcTime } from '../fc/fc-json.js';
-import { ChainError } from './chain-error.js';
-import { amountOf, instanceOf, type EvalContext } from './ledger.js';
+import { amountOf, instanceOf, priced, type EvalContext } from './ledger.js';
 import { nthElement } from './nth-element.js';
-import { amountFromJson, amountJson, comparePrice, divideByRatio, invert, multiplyByRatio, priceJson, priceKey, priceKeyAscending, PriceError, type Amount, type Price } from '../protocol/price.js';
+import { amountFromJson, amountJson, comparePrice, divideByRatio, invert, multiplyByRatio, priceJson, priceKey, priceKeyAscending, type Amount, type Price } from '../protocol/price.js';
 
 type Obj = Record<string, unknown>;
 
@@ -37,15 +36,6 @@ export const DEFAULT_MSSR = 1500;
 /** bitasset_options::black_swan_response_type */
 export const BSRM = { global_settlement: 0, no_settlement: 1, individual_settlement_to_fund: 2, individual_settlement_to_order: 3 } as const;
 
-/** Price arithmetic failures are chain errors of the operation that caused them. */
-export function priced<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof PriceError) throw new ChainError(err.message);
-    throw err;
-  }
-}
 
 // ---- prices ----
 

@@ -21,7 +21,7 @@
 
 import { fcTime, i64, TIME_EPOCH } from '../fc/fc-json.js';
 import { ChainError } from './chain-error.js';
-import { accountInstance, adjustBalance, amountOf, balanceOf, countFee, instanceOf, isAuthorizedAsset, type EvalContext, type Evaluated } from './ledger.js';
+import { accountInstance, adjustBalance, amountOf, balanceOf, countFee, instanceOf, isAuthorizedAsset, priced, type EvalContext, type Evaluated } from './ledger.js';
 import { amountJson, comparePrice, multiply, multiplyRoundUp, PriceError, priceJson, type Amount, type Price } from '../protocol/price.js';
 import { ASSET_FLAGS, amountIn, isMarketIssued, loadAsset, takeFee, validatePrice, validFee } from './asset-ops.js';
 import {
@@ -44,7 +44,6 @@ import {
   NULL_FEED,
   NULL_PRICE,
   parseBitasset,
-  priced,
   priceIn,
   updateBitassetCurrentFeed,
   type Bitasset,

@@ -7,7 +7,7 @@
 // check only what state decides (balances, names, symbols) and throw ChainError otherwise.
 
 import { fcTime, i64 } from '../fc/fc-json.js';
-import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, LIFETIME_REFERRER_PERCENT_OF_FEE, MAX_SHARE_SUPPLY, type Authority } from './objects.js';
+import { accountObject, accountStatisticsObject, assetDynamicDataObject, assetObject, LIFETIME_REFERRER_PERCENT_OF_FEE, type Authority } from './objects.js';
 import type { ChainState } from '../store/state.js';
 import type { OperationJson } from '../protocol/types.js';
 import { ChainError } from './chain-error.js';

@@ -7,6 +7,7 @@ import type { ChainState } from '../store/state.js';
 import type { OperationResult, VirtualOperation } from '../protocol/types.js';
 import { objectIdParts } from '../fc/object-id.js';
 import { ChainError } from './chain-error.js';
+import { PriceError } from '../protocol/price.js';
 
 export interface EvalContext {
   readonly state: ChainState;
@@ -138,4 +139,14 @@ export function isAuthorizedAsset(ctx: EvalContext, account: number, asset: Reco
   if (whitelist.size === 0) return true;
   for (const id of (acct.whitelisting_accounts as string[] | undefined) ?? []) if (whitelist.has(id)) return true;
   return false;
+}
+
+/** Price arithmetic failures (protocol/price.ts) are chain errors of the operation that caused them. */
+export function priced<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof PriceError) throw new ChainError(err.message);
+    throw err;
+  }
 }

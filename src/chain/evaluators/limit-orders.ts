@@ -14,6 +14,7 @@ import {
   countFee,
   instanceOf,
   isAuthorizedAsset,
+  priced,
   type EvalContext,
 } from './ledger.js';
 import {
@@ -22,7 +23,6 @@ import {
   calculatePercent,
   multiply,
   multiplyRoundUp,
-  PriceError,
   priceJson,
   priceKey,
   type Amount,
@@ -51,15 +51,6 @@ export interface Order {
 
 export const orderId = (instance: number): string => `1.7.${instance}`;
 
-/** Price arithmetic failures are chain errors of the operation that caused them. */
-export function priced<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof PriceError) throw new ChainError(err.message);
-    throw err;
-  }
-}
 
 export function loadOrder(ctx: EvalContext, instance: number): Order | undefined {
   const key: ObjectKey = [1, 7, instance];

@@ -21,7 +21,7 @@
 
 import { i64, parseFcTime } from '../fc/fc-json.js';
 import { ChainError } from './chain-error.js';
-import { accountInstance, addToStatistics, adjustBalance, amountOf, countFee, feeOf, isAuthorizedAsset, type EvalContext, type Evaluated } from './ledger.js';
+import { accountInstance, addToStatistics, adjustBalance, amountOf, countFee, feeOf, isAuthorizedAsset, priced, type EvalContext, type Evaluated } from './ledger.js';
 import {
   allBitassets,
   bidsOf,
@@ -41,7 +41,6 @@ import {
   maxForceSettlementVolume,
   maxShortSqueezePrice,
   NULL_PRICE,
-  priced,
   priceEquals,
   priceIn,
   reloadBitasset,

@@ -131,31 +131,21 @@ const KEY_SCALE = 128n;
  * order (zero or negative, which start prices of queries may carry) are clamped to the ends.
  */
 export function priceKey(p: Price): string {
+  return (KEY_SPAN - 1n - scaledPrice(p)).toString(16).padStart(48, '0');
+}
+
+/** floor(base * 2^128 / quote), clamped to the key's span: what both price keys are made of. */
+function scaledPrice(p: Price): bigint {
   const { amount: b } = p.base;
   const { amount: q } = p.quote;
-  let v: bigint;
-  if (b <= 0n) v = 0n;
-  else if (q <= 0n) v = KEY_SPAN - 1n;
-  else {
-    v = (b << KEY_SCALE) / q;
-    if (v >= KEY_SPAN) v = KEY_SPAN - 1n;
-  }
-  return (KEY_SPAN - 1n - v).toString(16).padStart(48, '0');
+  if (b <= 0n) return 0n;
+  if (q <= 0n) return KEY_SPAN - 1n;
+  const v = (b << KEY_SCALE) / q;
+  return v >= KEY_SPAN ? KEY_SPAN - 1n : v;
 }
 
 /** A fixed-width text that sorts as std::less<price> within one market: the lowest price first. */
-export function priceKeyAscending(p: Price): string {
-  const { amount: b } = p.base;
-  const { amount: q } = p.quote;
-  let v: bigint;
-  if (b <= 0n) v = 0n;
-  else if (q <= 0n) v = KEY_SPAN - 1n;
-  else {
-    v = (b << KEY_SCALE) / q;
-    if (v >= KEY_SPAN) v = KEY_SPAN - 1n;
-  }
-  return v.toString(16).padStart(48, '0');
-}
+export const priceKeyAscending = (p: Price): string => scaledPrice(p).toString(16).padStart(48, '0');
 
 /** The market of two assets as Core keys it (get_market(): the lower id first), "1.3.a:1.3.b". */
 export const marketKey = (a: number, b: number): string => (a < b ? `1.3.${a}:1.3.${b}` : `1.3.${b}:1.3.${a}`);
