@@ -69,7 +69,8 @@ export type ToServing =
   | { t: 'drill'; fault: 'throw' | 'hang'; ms: number };
 
 export type ToWriter =
-  | { t: 'listening'; port: number; tlsPort: number | undefined }
+  /** `tid`: the kernel's id of a serving thread's front-end thread (the log names it, for the bench's CPU split) */
+  | { t: 'listening'; port: number; tlsPort: number | undefined; tid?: number }
   | { t: 'start-failed'; message: string }
   | ({ t: 'call'; id: number } & WriterOp)
   | { t: 'applied'; seq: number }

@@ -302,7 +302,7 @@ export async function startServingFrontEnds(opts: ServingFrontEndsOptions): Prom
           // Port 0: the first front end picked it; every other one listens on the same.
           port = m.port;
           tlsPort = m.tlsPort;
-          log.info({ ...who(slot, unit), port: m.port }, `${names.one} listening`);
+          log.info({ ...who(slot, unit), port: m.port, tid: m.tid }, `${names.one} listening`);
           resolve();
         } else if (m.t === 'start-failed') reject(new Error(`${names.one} ${slot.index}: ${m.message}`));
         else receive(slot, m);

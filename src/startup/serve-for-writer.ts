@@ -11,7 +11,7 @@
 // same way, and the writer starts it again, as it does a serving process that crashed.
 import { parentPort } from 'node:worker_threads';
 import { deepFreeze } from '../config.js';
-import { createLogger } from '../log.js';
+import { createLogger, kernelThreadId } from '../log.js';
 import { openChainStore, type ChainStore } from '../chain/store/store.js';
 import { setAddressPrefix } from '../chain/crypto/public-key.js';
 import { WriterLink, portChannel, type Channel } from '../processes/writer-link.js';
@@ -145,5 +145,5 @@ async function serveForWriter(init: Extract<ToServing, { t: 'init' }>, link: Wri
   // Events the writer sent while the pool was starting had no listener yet: whatever the workers
   // read during start-up, they read afresh from here.
   started.storeChanged();
-  link.tell({ t: 'listening', port: started.port, tlsPort: started.tlsPort });
+  link.tell({ t: 'listening', port: started.port, tlsPort: started.tlsPort, ...(host.kind === 'thread' ? { tid: kernelThreadId() } : {}) });
 }
