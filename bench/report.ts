@@ -700,7 +700,7 @@ export function operatorSection(r: BenchReport): string[] {
   lines.push(
     'Closed loop, calls/s of successful replies (runs with errors left out), the load generator on the same machine. A ⚠ marks a run whose generator saturated (a lower bound).',
     '',
-    '| scenario | best configuration (processes × workers) | calls/s | p99 ms | automatic sizes | calls/s | share of the best | conventional cluster calls/s | best vs cluster | ceiling on as many processes calls/s | best vs that ceiling |',
+    '| scenario | best configuration (front ends × workers; front ends are processes unless named threads) | calls/s | p99 ms | automatic sizes | calls/s | share of the best | conventional cluster calls/s | best vs cluster | ceiling on as many processes calls/s | best vs that ceiling |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const s of scenarios) {

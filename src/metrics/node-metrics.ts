@@ -149,7 +149,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_pool_queued_calls', 'Calls waiting in the fair scheduler for a worker', () => sources.pool().queued);
   gauge('graphene_rpc_pool_running_calls', 'Calls in tasks the worker pool holds (running, or next in line on a worker)', () => sources.pool().running);
   gauge('graphene_rpc_pool_busy_workers', 'Worker threads running a task', () => sources.pool().busyWorkers);
-  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes, of every serving process)', () => sources.pool().workers);
+  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes or --serving-threads, of every front end)', () => sources.pool().workers);
   gauge('graphene_rpc_reply_slab_slots', 'Slots of the reply slab, the memory workers write replies into', () => sources.pool().replySlab.slots);
   gauge('graphene_rpc_reply_slab_slots_in_use', 'Reply slab slots held: a worker writing into them, or replies not yet written to their clients', () => sources.pool().replySlab.inUse);
   counterOf(registry, 'graphene_rpc_reply_slab_collected_total', 'Replies in the reply slab dropped unwritten (their connection had closed), whose slots came back only when they were collected', () => sources.pool().replySlab.collected);
