@@ -12,7 +12,7 @@
 /** Project files only: rules about what a folder may import say nothing of npm packages or node:. */
 const PROJECT = '^(src|workers|bench|test)/';
 const FRONT_END = '^src/(transport|session|pipeline|dispatch|pool|handlers|subscriptions)/';
-const ENTRY = '^src/(main|cli|serving-process)\\.[jt]s$';
+const ENTRY = '^src/(main|cli|serving-process|serving-thread)\\.[jt]s$';
 /**
  * The levels of src/chain, lowest first: a level imports its own folder and the levels below it,
  * never one above (docs/architecture.md "The chain's levels").
@@ -191,7 +191,7 @@ module.exports = {
       name: 'startup-only-from-entry-points',
       severity: 'error',
       comment:
-        "src/startup/ holds the composition root's steps (credentials, options, the store and writer, a front end, serving processes): only main.ts, a serving process' entry, tests and the benchmark use them; the layers they wire never import them back.",
+        "src/startup/ holds the composition root's steps (credentials, options, the store and writer, a front end, serving processes): only main.ts, a serving process' or thread's entry, tests and the benchmark use them; the layers they wire never import them back.",
       from: { pathNot: [ENTRY, '^src/startup/', '^test/', '^bench/'] },
       to: { path: '^src/startup/' },
     },

@@ -38,6 +38,12 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
     help: "graphene-rpc --processes counts (serving processes beside the writer; README \"Scaling out\") whose closed-loop runs, at each worker count, are reported beside one process'; 1: one process only",
     defaults: '1',
   },
+  {
+    name: 'serving-threads',
+    value: 'LIST',
+    help: "graphene-rpc --serving-threads counts (front ends as threads of one process; README \"Scaling out\") whose closed-loop runs, at each worker count, are reported beside one process' and beside as many serving processes; 1: none",
+    defaults: '1',
+  },
   { name: 'auto', value: 'yes|no', help: "also measure the node at its automatic sizes (--processes auto, --workers auto: the defaults), weighed against the sweep's best", defaults: ['yes', 'yes', 'no'] },
   { name: 'cluster', value: 'N', help: 'processes of the conventional stack in cluster mode (node:cluster), the multi-core peer; 0: leave it out', defaults: ['cores', 'cores', '2'] },
   {

@@ -212,6 +212,7 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
   lines.push(...gcSection(r), '');
   lines.push(...scalingSection(r), '');
   lines.push(...processesSection(r), '');
+  lines.push(...threadsSection(r), '');
   lines.push(...planningSection(r), '');
 
   if (r.capacity) {
@@ -631,8 +632,8 @@ export function planningSection(r: BenchReport): string[] {
     const wk = c.workers;
     const total = nodeCpu(c);
     if (!(fe > 0 && total > 0)) continue;
-    for (const x of ours.filter((y) => y.scenario === s && y.kind === 'graphene-rpc-processes')) {
-      const f = x.processes ?? 1;
+    for (const x of ours.filter((y) => y.scenario === s && (y.kind === 'graphene-rpc-processes' || y.kind === 'graphene-rpc-threads'))) {
+      const f = x.kind === 'graphene-rpc-threads' ? (x.servingThreads ?? 2) : (x.processes ?? 1);
       const predicted = Math.min((f * 1e6) / fe, (r.machine.cpus * 1e6) / (total + c.generator));
       checks.push(`| ${s} | ${shape(x)}${x.auto ? ' (automatic)' : ''} | ${Math.round(predicted)} | ${x.throughput} | ${Math.round((x.throughput / predicted - 1) * 100)}% |`);
     }
@@ -653,8 +654,15 @@ export function planningSection(r: BenchReport): string[] {
   return lines;
 }
 
-/** A graphene-rpc run's configuration as an operator writes it: serving processes × workers each. */
-const shape = (x: RunResult) => `${x.kind === 'graphene-rpc-processes' ? (x.processes ?? 2) : 1} × ${x.workers ?? 1}`;
+/**
+ * A graphene-rpc run's configuration as an operator writes it: serving processes × workers each, or
+ * `N threads × workers` for serving threads.
+ */
+const shape = (x: RunResult) =>
+  x.kind === 'graphene-rpc-threads' ? `${x.servingThreads ?? 2} threads × ${x.workers ?? 1}` : `${x.kind === 'graphene-rpc-processes' ? (x.processes ?? 2) : 1} × ${x.workers ?? 1}`;
+
+/** The graphene-rpc kinds: one process, serving processes, serving threads. */
+const isOurs = (x: RunResult) => x.kind === 'graphene-rpc' || x.kind === 'graphene-rpc-processes' || x.kind === 'graphene-rpc-threads';
 
 /**
  * What an operator asks first: which configuration to run on this machine and what it carries. From
@@ -664,7 +672,7 @@ const shape = (x: RunResult) => `${x.kind === 'graphene-rpc-processes' ? (x.proc
  * the best, and the conventional cluster beside it. Then the scaling goals of one front end.
  */
 export function operatorSection(r: BenchReport): string[] {
-  const ours = closed(r).filter((x) => (x.kind === 'graphene-rpc' || x.kind === 'graphene-rpc-processes') && x.errors === 0);
+  const ours = closed(r).filter((x) => isOurs(x) && x.errors === 0);
   if (ours.length === 0) return [];
   const scenarios = [...new Set(ours.map((x) => x.scenario))];
   const bestOf = (s: string) => ours.filter((x) => x.scenario === s).sort((a, b) => b.throughput - a.throughput)[0]!;
@@ -678,10 +686,13 @@ export function operatorSection(r: BenchReport): string[] {
   const lines = ['## What to run on this machine', ''];
   const autoRun = ours.find((x) => x.auto);
   if (top && top.score > 0) {
-    const [p, w] = top.sh.split(' × ');
+    const [p, w] = top.sh.split(' × ') as [string, string];
+    const threads = p.endsWith(' threads');
+    const n = threads ? p.slice(0, -' threads'.length) : p;
+    const what = threads ? `${n} serving threads` : `${n} serving process${n === '1' ? '' : 'es'}`;
     lines.push(
-      `On this machine (${r.machine.cpus} CPUs), the configuration best over ${scenarios.join(', ')} is **${p} serving process${p === '1' ? '' : 'es'} × ${w} worker${w === '1' ? '' : 's'} each** ` +
-        `(\`graphene-rpc serve --processes ${p} --workers ${w}\`), its share of each scenario's best ${Math.round(top.score * 100)}% on the geometric mean.` +
+      `On this machine (${r.machine.cpus} CPUs), the configuration best over ${scenarios.join(', ')} is **${what} × ${w} worker${w === '1' ? '' : 's'} each** ` +
+        `(\`graphene-rpc serve ${threads ? `--serving-threads ${n}` : `--processes ${n}`} --workers ${w}\`), its share of each scenario's best ${Math.round(top.score * 100)}% on the geometric mean.` +
         (autoRun ? ` The automatic sizes, the defaults, chose ${shape(autoRun)} here.` : ''),
       '',
     );
@@ -689,7 +700,7 @@ export function operatorSection(r: BenchReport): string[] {
   lines.push(
     'Closed loop, calls/s of successful replies (runs with errors left out), the load generator on the same machine. A ⚠ marks a run whose generator saturated (a lower bound).',
     '',
-    '| scenario | best configuration (processes × workers) | calls/s | p99 ms | automatic sizes | calls/s | share of the best | conventional cluster calls/s | best vs cluster | ceiling on as many processes calls/s | best vs that ceiling |',
+    '| scenario | best configuration (front ends × workers; front ends are processes unless named threads) | calls/s | p99 ms | automatic sizes | calls/s | share of the best | conventional cluster calls/s | best vs cluster | ceiling on as many processes calls/s | best vs that ceiling |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const s of scenarios) {
@@ -738,6 +749,35 @@ function processesSection(r: BenchReport): string[] {
     const cpu = (x: RunResult | undefined) => (x?.cpuUs ? nodeCpu(x.cpuUs).toFixed(1) : 'n/a');
     out.push(
       `| ${m.scenario} | ${m.workers} | ${one ? one.throughput : 'n/a'} | ${one ? p99(one) : 'n/a'} | ${m.processes} | ${m.throughput}${saturated(m) ? ' ⚠' : ''} | ${p99(m)} | ${ratio(m.throughput, one?.throughput)} | ${cpu(one)} → ${cpu(m)} |`,
+    );
+  }
+  return out;
+}
+
+/**
+ * Front ends as serving threads (--serving-threads) against as many serving processes and against one
+ * process, closed loop, at the same worker count per front end: calls/s, node CPU per call and memory,
+ * the comparison docs/design/front-end-threads.md records.
+ */
+function threadsSection(r: BenchReport): string[] {
+  const threads = closed(r).filter((x) => x.kind === 'graphene-rpc-threads');
+  if (threads.length === 0) return [];
+  const out = [
+    '## Serving threads or serving processes (`--serving-threads`, `--processes`)',
+    '',
+    "Closed loop, each row one scenario at one worker count per front end: one process (`--processes 1`), N serving processes beside the writer, and N serving threads in the writer's process. Memory is the node's resident set (all its processes summed) and, in brackets, its proportional set (pages shared between processes, such as the store's, counted once). The load generator shares the cores; with no more cores than front ends the gain, if any, is small.",
+    '',
+    '| scenario | workers per front end | N | one process calls/s | N processes calls/s | N threads calls/s | threads vs processes | node CPU µs per call: one / processes / threads | MiB: one / processes / threads |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  const cpu = (x: RunResult | undefined) => (x?.cpuUs ? nodeCpu(x.cpuUs).toFixed(1) : 'n/a');
+  const mem = (x: RunResult | undefined) => (x ? `${x.nodeRssMiB}${x.nodePssMiB !== undefined ? ` (${x.nodePssMiB})` : ''}` : 'n/a');
+  const calls = (x: RunResult | undefined) => (x ? `${x.throughput}${saturated(x) ? ' ⚠' : ''}${x.errors > 0 ? ` ✗ ${x.errors} errors` : ''}` : 'n/a');
+  for (const t of threads) {
+    const one = closed(r).find((x) => x.kind === 'graphene-rpc' && x.scenario === t.scenario && x.workers === t.workers);
+    const procs = closed(r).find((x) => x.kind === 'graphene-rpc-processes' && !x.auto && x.scenario === t.scenario && x.workers === t.workers && x.processes === t.servingThreads);
+    out.push(
+      `| ${t.scenario} | ${t.workers} | ${t.servingThreads} | ${calls(one)} | ${calls(procs)} | ${calls(t)} | ${ratio(t.throughput, procs?.throughput)} | ${cpu(one)} / ${cpu(procs)} / ${cpu(t)} | ${mem(one)} / ${mem(procs)} / ${mem(t)} |`,
     );
   }
   return out;

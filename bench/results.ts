@@ -20,6 +20,8 @@ export interface RunResult {
   workers?: number;
   /** graphene-rpc-processes: serving processes (--processes), each with `workers` threads */
   processes?: number;
+  /** graphene-rpc-threads: serving threads (--serving-threads), each with `workers` threads */
+  servingThreads?: number;
   /** the node at its automatic sizes (no --workers, no --processes): `processes` × `workers` is what it chose */
   auto?: boolean;
   loop: 'closed' | 'open';
@@ -33,6 +35,8 @@ export interface RunResult {
   errors: number;
   nodeCpuPercent: number;
   nodeRssMiB: number;
+  /** the node's proportional set size (its processes' shares of the pages they map), MiB; absent where the kernel does not say */
+  nodePssMiB?: number;
   /** the event-loop utilisation of the busiest load-generator thread */
   generatorUtilisation: number;
   /** load-generator threads of this run, when not --generators (the ceiling's retries) */

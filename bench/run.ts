@@ -54,6 +54,8 @@ interface Options {
   workersGiven: boolean;
   /** graphene-rpc --processes counts above 1 whose closed-loop runs are reported beside one process' */
   processesSweep: number[];
+  /** graphene-rpc --serving-threads counts above 1, likewise */
+  threadsSweep: number[];
   /** measure the node at its automatic sizes too (--auto yes) */
   autoRun: boolean;
   /** a built checkout whose node runs instead of this one (graphene-rpc runs only) */
@@ -134,6 +136,7 @@ function parseOptions(argv: string[]): Options {
     workersSweep: list(values.workers, def('workers'), 'workers'),
     workersGiven: values.workers !== undefined,
     processesSweep: list(values.processes, def('processes'), 'processes').filter((n) => n > 1),
+    threadsSweep: list(values['serving-threads'], def('serving-threads'), 'serving-threads').filter((n) => n > 1),
     autoRun: yesNo(values.auto, def('auto'), 'auto'),
     nodeDir: values['node-dir'] === undefined ? undefined : path.resolve(values['node-dir']),
     attackMs: num(values['attack-seconds'], Number(def('attack-seconds')), 'attack-seconds') * 1000,
@@ -460,6 +463,21 @@ export async function searchCapacity<R extends { offeredRate?: number }>(runs: R
   }
 }
 
+/** graphene-rpc's serving threads (--serving-threads), by the kernel thread id the writer logs for each */
+function servingThreadIds(sys: RunningSystem): Set<number> {
+  const tids = new Set<number>();
+  for (const line of sys.lines) {
+    if (!line.includes('serving thread listening')) continue;
+    try {
+      const tid = (JSON.parse(line) as { tid?: number }).tid;
+      if (tid !== undefined) tids.add(tid);
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return tids;
+}
+
 /** graphene-rpc's pool threads, by the kernel thread id each logs when it starts */
 function workerThreadIds(sys: RunningSystem): Set<number> {
   const tids = new Set<number>();
@@ -488,11 +506,14 @@ function cpuPerCall(
   generator: NodeJS.CpuUsage,
   calls: number,
 ): CpuPerCall {
-  const workers = sys.kind === 'graphene-rpc' || sys.kind === 'graphene-rpc-processes' ? workerThreadIds(sys) : new Set<number>();
+  const ours = sys.kind === 'graphene-rpc' || sys.kind === 'graphene-rpc-processes' || sys.kind === 'graphene-rpc-threads';
+  const workers = ours ? workerThreadIds(sys) : new Set<number>();
+  // Serving threads are front ends too, beside each process' main thread.
+  const frontEnds = sys.kind === 'graphene-rpc-threads' ? servingThreadIds(sys) : new Set<number>();
   const split = { frontEnd: 0, workers: 0, other: 0 };
   const switched = { frontEnd: 0, workers: 0, other: 0 };
   for (const [tid, t] of after) {
-    const role = tid === t.process ? 'frontEnd' : workers.has(tid) ? 'workers' : 'other';
+    const role = tid === t.process || frontEnds.has(tid) ? 'frontEnd' : workers.has(tid) ? 'workers' : 'other';
     split[role] += t.cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
     switched[role] += t.switches - (before.get(tid)?.switches ?? 0);
   }
@@ -537,6 +558,7 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     errors: result.errors,
     nodeCpuPercent: Math.round(((after.cpuSeconds - before.cpuSeconds) / secs) * 100),
     nodeRssMiB: Math.round(after.rssBytes / 1024 / 1024),
+    ...(after.pssBytes > 0 ? { nodePssMiB: Math.round(after.pssBytes / 1024 / 1024) } : {}),
     generatorUtilisation: Math.round(result.generatorUtilisation * 100) / 100,
     cpuUs: cpuPerCall(sys, threadsBefore, threadsAfter, generator, result.completed),
     ...(spec.rate > 0 ? { offeredRate: spec.rate } : { inFlight: spec.connections * spec.inflight }),
@@ -963,6 +985,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       scenarios: [...o.scenarios],
       workersSweep: o.workersSweep,
       processesSweep: o.processesSweep,
+      threadsSweep: o.threadsSweep,
       durationMs: o.durationMs,
       maxConnections: Number.isFinite(o.maxConnections) ? o.maxConnections : undefined,
       openLoopShares: o.openLoopShares,
@@ -1028,6 +1051,22 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
           if (s.name === 'ws-idle' || s.name === 'ws-deposits' || s.name === 'ws-exchange' || s.name.startsWith('adv-')) continue;
           log(`${s.name} on ${sys.name}…`);
           report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, processes }));
+        }
+      } finally {
+        await sys.stop();
+      }
+    }
+  }
+  // graphene-rpc with several serving threads in one process, at the same worker counts (per thread), closed loop.
+  for (const servingThreads of o.threadsSweep) {
+    for (const workers of o.workersSweep) {
+      const sys = await startSystem('graphene-rpc-threads', { dataDir: o.dataDir, workers, servingThreads, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
+      try {
+        if (o.pendingTransactions > 0) await leavePending(sys.port, o.pendingTransactions);
+        for (const s of list) {
+          if (s.name === 'ws-idle' || s.name === 'ws-deposits' || s.name === 'ws-exchange' || s.name.startsWith('adv-')) continue;
+          log(`${s.name} on ${sys.name}…`);
+          report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, servingThreads }));
         }
       } finally {
         await sys.stop();

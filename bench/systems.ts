@@ -11,8 +11,11 @@ import { parsePromText } from './prom-text.js';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** graphene-rpc-processes: graphene-rpc with --processes N > 1 (one writer and N serving processes) */
-export type SystemKind = 'graphene-rpc' | 'graphene-rpc-processes' | 'ceiling' | 'ceiling-cluster' | 'conventional' | 'conventional-cluster';
+/**
+ * graphene-rpc-processes: graphene-rpc with --processes N > 1 (one writer and N serving processes);
+ * graphene-rpc-threads: with --serving-threads N > 1 (one process: the writer and N serving threads)
+ */
+export type SystemKind = 'graphene-rpc' | 'graphene-rpc-processes' | 'graphene-rpc-threads' | 'ceiling' | 'ceiling-cluster' | 'conventional' | 'conventional-cluster';
 
 export interface RunningSystem {
   readonly name: string;
@@ -52,6 +55,8 @@ export interface StartOptions {
   readonly nodeDir?: string;
   /** conventional-cluster: processes (default: one per core); graphene-rpc-processes: --processes */
   readonly processes?: number;
+  /** graphene-rpc-threads: --serving-threads */
+  readonly servingThreads?: number;
   /** run the system under `taskset -c CPUS` (for example "0"), to measure it on fewer cores */
   readonly cpus?: string;
   /**
@@ -128,7 +133,7 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
   let args: string[];
   let ready: RegExp;
   const dropped: string[] = [];
-  if (kind === 'graphene-rpc' || kind === 'graphene-rpc-processes') {
+  if (kind === 'graphene-rpc' || kind === 'graphene-rpc-processes' || kind === 'graphene-rpc-threads') {
     const options = [
       '--data-dir',
       o.dataDir,
@@ -137,6 +142,7 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
       ...(o.auto ? [] : ['--workers', String(o.workers ?? 1)]),
       // One process unless asked for more: the node's own default (--processes auto) is one per 4 CPUs.
       ...(o.auto ? [] : ['--processes', kind === 'graphene-rpc-processes' ? String(o.processes ?? 2) : '1']),
+      ...(kind === 'graphene-rpc-threads' ? ['--serving-threads', String(o.servingThreads ?? 2)] : []),
       '--block-interval',
       String(o.blockInterval ?? 0),
       '--log-level',
@@ -152,7 +158,7 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
         : ['--max-calls-per-second', '0', '--max-pending-calls-per-connection', '100000', '--max-queued-calls', '1000000', '--ws-idle-timeout', '0', '--max-connections', '1000000', '--max-connections-per-ip', '1000000']),
       ...(o.extra ?? []),
     ];
-    args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers', ...(kind === 'graphene-rpc-processes' ? ['--processes'] : [])]), dropped)];
+    args = [nodeCli(o.nodeDir), 'serve', ...knownOnly(options, serveOptions(o.nodeDir), new Set(['--data-dir', '--rpc-endpoint', '--workers', ...(kind === 'graphene-rpc-processes' ? ['--processes'] : []), ...(kind === 'graphene-rpc-threads' ? ['--serving-threads'] : [])]), dropped)];
     if (dropped.length > 0) process.stderr.write(`${nodeCli(o.nodeDir)} does not know ${dropped.join(', ')}: left out\n`);
     ready = /serving JSON-RPC/;
   } else if (kind === 'ceiling' || kind === 'ceiling-cluster') {
@@ -197,6 +203,8 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
         ? o.auto
           ? `graphene-rpc auto (${o.processes ?? 1} × ${o.workers ?? 1})`
           : `graphene-rpc ×${o.workers ?? 1} in ${o.processes ?? 2} serving processes`
+      : kind === 'graphene-rpc-threads'
+        ? `graphene-rpc ×${o.workers ?? 1} in ${o.servingThreads ?? 2} serving threads`
       : kind === 'conventional-cluster'
         ? `conventional ×${o.processes ?? os.availableParallelism()} processes`
         : kind === 'ceiling-cluster'
@@ -285,19 +293,30 @@ export function threadTimes(pid: number): Map<number, ThreadTime> {
   return out;
 }
 
-/** CPU seconds (user + system, all threads) and resident memory of a process, or of its whole tree. */
-export function processUsage(pid: number, withChildren = false): { cpuSeconds: number; rssBytes: number } {
+/**
+ * CPU seconds (user + system, all threads) and resident memory of a process, or of its whole tree.
+ * `pssBytes` is the proportional share (smaps_rollup's Pss): a page several processes map (the
+ * store's, the Node.js binary's) counts a share in each, so a tree's sum does not count it N times
+ * as the RSS sum does; 0 where the kernel does not say.
+ */
+export function processUsage(pid: number, withChildren = false): { cpuSeconds: number; rssBytes: number; pssBytes: number } {
   if (withChildren) {
     const all = processTree(pid).map((p) => processUsage(p));
-    return { cpuSeconds: all.reduce((n, u) => n + u.cpuSeconds, 0), rssBytes: all.reduce((n, u) => n + u.rssBytes, 0) };
+    return { cpuSeconds: all.reduce((n, u) => n + u.cpuSeconds, 0), rssBytes: all.reduce((n, u) => n + u.rssBytes, 0), pssBytes: all.reduce((n, u) => n + u.pssBytes, 0) };
   }
   try {
     const cpuSeconds = statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rss = /VmRSS:\s+(\d+) kB/.exec(status);
-    return { cpuSeconds, rssBytes: rss ? Number(rss[1]) * 1024 : 0 };
+    let pss: RegExpExecArray | null = null;
+    try {
+      pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    } catch {
+      // an older kernel: no rollup
+    }
+    return { cpuSeconds, rssBytes: rss ? Number(rss[1]) * 1024 : 0, pssBytes: pss ? Number(pss[1]) * 1024 : 0 };
   } catch {
-    return { cpuSeconds: 0, rssBytes: 0 };
+    return { cpuSeconds: 0, rssBytes: 0, pssBytes: 0 };
   }
 }
 

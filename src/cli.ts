@@ -142,7 +142,9 @@ serve.action(async (opts: Record<string, string>) => {
     // A second signal means now: no more draining.
     if (stopping) {
       log.warn({ signal }, 'second signal: stopping at once');
-      process.exit(1);
+      // Serving threads close their sockets first, or the exit would abort the process.
+      void (node?.halt() ?? Promise.resolve()).finally(() => process.exit(1));
+      return;
     }
     stopping = true;
     log.info({ signal }, 'shutting down');

@@ -71,6 +71,8 @@ export interface Config {
   readonly workers: number;
   /** serving processes (front end + pool each) beside the one writer process; 1: one process does both */
   readonly processes: number;
+  /** front ends as worker threads of the writer's process (front end + pool each); 1: none. Never both this and processes above 1 */
+  readonly servingThreads: number;
   readonly loginApiVariant: 'current' | 'legacy';
   readonly enableSubscribeToAll: boolean;
   /** Core's custom_operations plugin: account storage from custom operations, and custom_operations_api */
@@ -246,7 +248,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     // Sized for the front ends actually configured: resolveConfig sizes it again once --processes is known.
     kind: { type: 'int', min: 1, max: 256, auto: () => autoWorkers(usableCpus(), autoFrontEnds(usableCpus())) },
     default: 'auto',
-    help: 'Worker threads per serving process that run chain queries; auto: two, or one per two CPUs of each process\' share where that is more (src/sizing.ts)',
+    help: 'Worker threads per front end (the node\'s, or each serving process\' or serving thread\'s) that run chain queries; auto: two, or one per two CPUs of each front end\'s share where that is more (src/sizing.ts)',
   },
   {
     name: 'processes',
@@ -254,6 +256,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: { type: 'int', min: 1, max: 256, auto: () => autoFrontEnds(usableCpus()) },
     default: 'auto',
     help: 'Serving processes sharing the RPC port, each with its own front end and --workers threads, beside one writer process (1: one process does everything; auto: one per 4 CPUs the node may use, cgroup quota included, at least 1). See README "Scaling out"',
+  },
+  {
+    name: 'serving-threads',
+    key: 'servingThreads',
+    kind: { type: 'int', min: 1, max: 256 },
+    default: '1',
+    help: 'Front ends as threads of one process instead of serving processes: N threads sharing the RPC port, each with its own connections, sessions and --workers threads, beside the writer in the main thread (1: none; above 1, --processes auto means 1 and any other --processes is refused). See README "Scaling out"',
   },
   { name: 'login-api-variant', key: 'loginApiVariant', kind: { type: 'enum', choices: ['current', 'legacy'] }, default: 'current', help: 'Login API of BitShares Core >= 6.1 (current) or <= 6.0 (legacy)' },
   // At most GRAPHENE_MAX_BLOCK_INTERVAL (30 s, protocol/config.hpp), as chain_parameters::validate()
@@ -431,6 +440,7 @@ export function resolveConfig(
   }
   const out: Record<string, unknown> = { apiLimits: {} };
   let workersAuto = false;
+  let processesAuto = false;
   const sources: Record<string, OptionSource> = {};
   /** where each value came from, as a refusal names it */
   const wheres: Record<string, string> = {};
@@ -455,13 +465,22 @@ export function resolveConfig(
     }
     const value = raw === null ? null : parseValue(spec, raw, where);
     if (spec.name === 'workers' && raw?.trim() === 'auto') workersAuto = true;
+    if (spec.name === 'processes' && raw?.trim() === 'auto') processesAuto = true;
     sources[spec.name] = source;
     wheres[spec.name] = where;
     if (spec.key.startsWith('apiLimits.')) (out.apiLimits as Record<string, unknown>)[spec.key.slice(10)] = value;
     else out[spec.key] = value;
   }
-  // --workers auto sizes each serving process' share of the CPUs, so it follows --processes.
-  if (workersAuto) out.workers = autoWorkers(usableCpus(), out.processes as number);
+  // Front ends are processes or threads, not both: serving threads take the place of the automatic
+  // serving processes, and refuse a count of processes given beside them.
+  if ((out.servingThreads as number) > 1) {
+    if (processesAuto) out.processes = 1;
+    else if ((out.processes as number) > 1) {
+      throw new ConfigError(`${wheres['serving-threads']}: option 'serving-threads' (${out.servingThreads as number}) needs --processes 1 or auto, got ${out.processes as number} from ${wheres.processes}: the node's front ends are processes or threads, not both`);
+    }
+  }
+  // --workers auto sizes each front end's share of the CPUs, so it follows --processes or --serving-threads.
+  if (workersAuto) out.workers = autoWorkers(usableCpus(), frontEnds(out as unknown as Config));
   // A TLS listener needs its certificate: refused here, with the option's source, rather than at listen.
   if (out.rpcTlsEndpoint !== null && out.serverPem === null) {
     throw new ConfigError(`${wheres['rpc-tls-endpoint']}: option 'rpc-tls-endpoint' needs --server-pem (the certificate and its private key in one PEM file)`);
@@ -479,6 +498,9 @@ export function resolveConfig(
   }
   return { config: deepFreeze(out as unknown as Config), sources: Object.freeze(sources) };
 }
+
+/** The node's front ends: its serving processes or its serving threads (one of the two is 1). */
+export const frontEnds = (config: Pick<Config, 'processes' | 'servingThreads'>): number => config.processes * config.servingThreads;
 
 /** The frozen config from option texts (resolveConfig without the sources). */
 export function buildConfig(

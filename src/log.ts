@@ -2,6 +2,7 @@
 // default (for log collectors); `--log-format pretty` for people, through pino-pretty, loaded only then.
 // Login parameters never reach a log line: the session logs the method name only, and the redact
 // list below is the second line of defence for anything that carries credentials.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
@@ -20,6 +21,19 @@ export function createLogger(level: string, bindings: Record<string, unknown> = 
   };
   if (destination) return pino(options, destination);
   return format === 'pretty' ? pino(options, prettyStream()) : pino(options);
+}
+
+/**
+ * The kernel's id of the calling thread (Linux; undefined elsewhere), for the log lines that say a
+ * thread started: an operator's `top -H`, and the bench, which splits CPU time by thread, tell the
+ * front-end and worker threads apart by it.
+ */
+export function kernelThreadId(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
+  } catch {
+    return undefined; // not Linux
+  }
 }
 
 /** pino-pretty's stream to stdout, in this thread (synchronous to set up; no transport thread). */

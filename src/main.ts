@@ -1,8 +1,9 @@
 // The composition root: the only module that wires every layer together.
 //   config → access policy → chain store (genesis) → chain writer → worker pool → call pipeline → connections → uWS server
-// With --processes N > 1 the line splits after the chain writer: this process (the writer) keeps
-// the store's writable handle and the writer, and N serving processes (runServingProcess) each run
-// the rest over the store opened read-only, with the writer reached over IPC (src/processes/).
+// With --processes N > 1 (or --serving-threads N > 1) the line splits after the chain writer: this
+// process (the writer) keeps the store's writable handle and the writer, and N serving processes
+// (runServingProcess) or threads of this process (runServingThread) each run the rest over the store
+// opened read-only, with the writer reached over IPC or a MessagePort (src/processes/).
 // The metrics are wired with each front end (src/startup/front-end.ts): each part counts what it owns
 // into them, and they read the rest (connections, the pool's queue, the head block) from the parts when scraped.
 // Shutdown runs the other way: stop listening, end sessions, drain the pool, close the store.
@@ -10,19 +11,19 @@
 // Each step is a module of src/startup/: credentials.ts (access file, TLS certificate, signing key),
 // options.ts (the options in force and their reload), writable-store.ts, local-writer.ts (which chain
 // writer), front-end.ts (one front end), serve.ts (in this process or in serving processes) and
-// serve-for-writer.ts (a serving process). This file only puts them in order.
+// serve-for-writer.ts (a serving process or thread). This file only puts them in order.
 
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import type { BlockProducer } from './chain/node/producer.js';
 import { addressPrefix, setAddressPrefix } from './chain/crypto/public-key.js';
 import { lockDataDir } from './data-dir-lock.js';
-import type { ServingProcesses } from './processes/serving-processes.js';
+import type { ServingFrontEnds } from './processes/serving-processes.js';
 import { checkedPem, loadPolicy, type AccessReload } from './startup/credentials.js';
 import { runningOptions } from './startup/options.js';
 import { openWritableStore } from './startup/writable-store.js';
 import { openLocalWriter, type LocalWriter } from './startup/local-writer.js';
-import { serveInProcesses, serveInThisProcess } from './startup/serve.js';
+import { serveInFrontEnds, serveInThisProcess } from './startup/serve.js';
 
 export interface RunningNode {
   readonly port: number;
@@ -48,8 +49,16 @@ export interface RunningNode {
   reloadOptions(next: Config): { readonly applied: readonly string[]; readonly needRestart: readonly string[] };
   readonly log: Logger;
   /** --processes N > 1: the serving processes this (writer) process runs */
-  readonly servingProcesses?: ServingProcesses;
+  readonly servingProcesses?: ServingFrontEnds;
+  /** --serving-threads N > 1: the serving threads this (writer) process runs */
+  readonly servingThreads?: ServingFrontEnds;
   close(): Promise<void>;
+  /**
+   * Ends serving at once, without a drain, before the process exits on a second signal: serving
+   * threads close their sockets (a process that exits while one of its threads holds uWS sockets
+   * aborts). Nothing to do without serving threads.
+   */
+  halt(): Promise<void>;
 }
 
 /** Nodes running in this process: the key prefix is one per thread (public-key.ts), so they must share it. */
@@ -112,7 +121,8 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
     if (!config.follow) await local.start();
   };
   const from = { config, log, options, policy, pem, store, local, orUnwind, startProducing };
-  const { front, reloadOptions, ...served } = config.processes === 1 ? await serveInThisProcess(from) : await serveInProcesses(from);
+  const { front, reloadOptions, halt, ...served } =
+    config.processes > 1 ? await serveInFrontEnds(from, 'processes') : config.servingThreads > 1 ? await serveInFrontEnds(from, 'threads') : await serveInThisProcess(from);
   /**
    * The node's close, once however often it is called: no block after the one being written
    * (production stops between blocks, a block is written whole or not at all, as witness_node's does
@@ -137,5 +147,6 @@ async function startLocked(config: Config, log: Logger): Promise<RunningNode> {
       return result;
     },
     close,
+    halt: halt ?? (() => Promise.resolve()),
   };
 }

@@ -217,7 +217,7 @@ export const HEAVY_ACCOUNTS = 100;
 /** How often the access file is looked at for changes, in ms. Exercised by: test/cli.test.ts */
 export const ACCESS_FILE_POLL_MS = 1000;
 
-// Tunes src/processes/serving-processes.ts
+// Tunes src/processes/serving-processes.ts (serving processes and serving threads alike, unless named)
 /** A serving process that ended on its own is started again at once the first time in this window… Exercised by: test/processes.test.ts */
 export const RESTART_WINDOW_MS = 60_000;
 
@@ -233,13 +233,21 @@ export const METRICS_WAIT_MS = 2000;
 /**
  * How long a serving process may take to acknowledge a change of the store before it is killed (and
  * restarted): replies to broadcasts wait for every process' acknowledgement, so one process that
- * hangs (stopped, or its event loop stuck) must not hold every broadcast of the node.
- * Test: test/processes.test.ts.
+ * hangs (stopped, or its event loop stuck) must not hold every broadcast of the node. A serving
+ * thread, which cannot be killed alone, is asked to stop instead, and broadcasts stop waiting for it.
+ * Test: test/processes.test.ts, test/serving-threads.test.ts.
  */
 export const ACK_WAIT_MS = 10_000;
 
 /** Beyond --shutdown-drain-ms, how long a serving process may take to stop before it is killed. Exercised by: test/processes.test.ts */
 export const STOP_GRACE_MS = 10_000;
+
+/**
+ * How long serving threads may take to close their sockets and end when the node must exit at once (a
+ * second SIGINT or SIGTERM) before they are terminated, which aborts the process if one still holds
+ * sockets. Exercised by: test/serving-threads.test.ts
+ */
+export const HALT_WAIT_MS = 2000;
 
 /** How often a port picked for port 0 is picked again when another program took it first. Exercised by: test/processes.test.ts */
 export const FREE_PORT_TRIES = 3;

@@ -83,18 +83,23 @@ test("the front end's collections between two readings of its metrics: young one
   t.deepEqual(gcTotals('# TYPE other_total counter\nother_total 1\n'), new Map());
 });
 
-test('graphene-rpc bench --tiny sweeps serving processes and the automatic sizes, and opens its report with what to run', async (t) => {
+test('graphene-rpc bench --tiny sweeps serving processes, serving threads and the automatic sizes, and opens its report with what to run', async (t) => {
   // The big-machine check's options (docs/benchmarks.md "On a big machine") at --tiny sizes.
-  const { report, md } = await tinyBench(t, ['--scenarios', 'http-small,ws-small,ws-history', '--workers', '1,2', '--processes', '1,2', '--auto', 'yes', '--cluster', '2', '--paired-rounds', '0', '--scaling-check', 'no']);
+  const { report, md } = await tinyBench(t, ['--scenarios', 'http-small,ws-small,ws-history', '--workers', '1,2', '--processes', '1,2', '--serving-threads', '2', '--auto', 'yes', '--cluster', '2', '--paired-rounds', '0', '--scaling-check', 'no']);
   for (const r of report.runs) t.is(r.errors, 0, `${r.scenario} on ${r.system}`);
   for (const s of ['http-small', 'ws-small', 'ws-history']) {
     t.true(report.runs.some((r) => r.scenario === s && r.kind === 'graphene-rpc-processes' && r.processes === 2 && !r.auto), `${s}: two serving processes`);
+    const threads = report.runs.find((r) => r.scenario === s && r.kind === 'graphene-rpc-threads' && r.servingThreads === 2);
+    t.truthy(threads, `${s}: two serving threads`);
+    // The serving threads' CPU is the front end's: each is known by the kernel thread id the writer logs.
+    t.true((threads?.cpuUs?.frontEnd ?? 0) > 0, `${s}: the serving threads' CPU per call`);
     t.true(report.runs.some((r) => r.scenario === s && r.auto), `${s}: the automatic sizes`);
     t.true(report.runs.some((r) => r.scenario === s && r.kind === 'graphene-rpc' && r.callsPerTask !== undefined && r.callsPerTask >= 1), `${s}: calls per task`);
   }
   t.true(md.indexOf('## What to run on this machine') < md.indexOf('## Goals'), 'what to run comes before the project\'s own goals');
-  t.regex(md, /the configuration best over http-small, ws-small, ws-history is \*\*\d serving process(es)? × \d workers? each\*\*/);
-  t.regex(md, /\| ws-history \| \d × \d( \(automatic\))? \| \d+/);
+  t.regex(md, /the configuration best over http-small, ws-small, ws-history is \*\*\d serving (process(es)?|threads) × \d workers? each\*\*/);
+  t.regex(md, /\| ws-history \| \d( threads)? × \d( \(automatic\))? \| \d+/);
+  t.regex(md, /## Serving threads or serving processes[^]*\| ws-history \| 1 \| 2 \| \d+ \| \d+ \| \d+ \| [\d.]+× \|/);
 });
 
 test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rpc, the conventional stack and the ceiling, and writes the report', async (t) => {

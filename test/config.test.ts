@@ -3,7 +3,7 @@
 import test from 'ava';
 import { autoFrontEnds, autoWorkers, usableCpus } from '../src/sizing.js';
 import os from 'node:os';
-import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig, resolveConfig } from '../src/config.js';
+import { API_LIMIT_DEFAULTS, OPTIONS, ConfigError, applicationOptions, buildConfig, defaultConfig, frontEnds, resolveConfig } from '../src/config.js';
 import { DEV_WIF } from './helpers/chain.js';
 
 // BitShares Core's defaults in its reflection order, copied from reference §1.5 (not from config.ts).
@@ -63,6 +63,7 @@ test('defaults: rpc-endpoint is 127.0.0.1:8090 and the other options have their 
   t.is(c.apiAccess, null);
   t.is(c.apiNodeInfo, '');
   t.is(c.processes, autoFrontEnds(usableCpus()));
+  t.is(c.servingThreads, 1);
   t.is(c.workers, autoWorkers(usableCpus(), c.processes));
   t.is(c.loginApiVariant, 'current');
   t.is(c.enableSubscribeToAll, false);
@@ -236,4 +237,18 @@ test('--workers and --processes auto are sized from the usable CPUs, and are the
   t.is(buildConfig({ processes: 'auto' }).processes, autoFrontEnds(cpus));
   t.is(buildConfig({ processes: '8' }).workers, autoWorkers(cpus, 8), 'auto workers are sized for the processes actually configured');
   t.is(buildConfig({ processes: '8', workers: '3' }).workers, 3, 'a number given is kept');
+});
+
+test('--serving-threads: 1 by default; above 1 it takes the place of automatic serving processes, refuses a number of them, and auto workers follow it', (t) => {
+  const cpus = usableCpus();
+  t.is(buildConfig({}).servingThreads, 1);
+  const threads = buildConfig({ 'serving-threads': '4' });
+  t.is(threads.servingThreads, 4);
+  t.is(threads.processes, 1, '--processes auto means one process when the front ends are threads');
+  t.is(threads.workers, autoWorkers(cpus, 4), 'auto workers are sized for the threads');
+  t.is(frontEnds(threads), 4);
+  t.is(buildConfig({ 'serving-threads': '4', processes: '1' }).servingThreads, 4);
+  t.is(frontEnds(buildConfig({ processes: '3' })), 3);
+  refused(t, () => resolveConfig({ 'serving-threads': '2' }, { processes: '2' }, 'node.ini'), "command line: option 'serving-threads' (2) needs --processes 1 or auto, got 2 from node.ini");
+  refused(t, () => buildConfig({ 'serving-threads': '0' }), "'serving-threads'");
 });

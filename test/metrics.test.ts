@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fixture, startTestNode, type TestNode } from './helpers/node.js';
 import { basic, connectWs, httpPost, callText } from './helpers/clients.js';
 import { parsePromText, valueOf, type Family } from '../bench/prom-text.js';
+import { frontEnds } from '../src/config.js';
 
 const root = fixture('../..');
 const ACCESS = path.join(root, 'config/api-access.example.json');
@@ -94,8 +95,8 @@ test('GET /metrics: calls by set, method and outcome, refusals by limit, failed 
   const age = v('graphene_rpc_head_block_age_seconds')!;
   t.true(age >= 0 && age < 600, `head age ${age}`);
 
-  // One worker per serving process (TEST_SERVING_PROCESSES): the node's metrics sum its processes'.
-  t.is(v('graphene_rpc_pool_workers'), n.config.workers * n.config.processes);
+  // One worker per front end (TEST_SERVING_PROCESSES, TEST_SERVING_THREADS): the node's metrics sum its front ends'.
+  t.is(v('graphene_rpc_pool_workers'), n.config.workers * frontEnds(n.config));
   t.is(v('graphene_rpc_pool_queued_calls'), 0);
   t.is(v('graphene_rpc_pool_running_calls'), 0);
   const busy = v('graphene_rpc_pool_busy_workers')!;

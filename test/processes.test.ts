@@ -18,7 +18,7 @@ import { readerSlots } from '../src/startup/writable-store.js';
 
 const TWO = { processes: '2', 'api-access': fixture('api-access.json') };
 
-const pidsOf = (node: TestNode): (number | undefined)[] => node.node.servingProcesses!.pids();
+const pidsOf = (node: TestNode): (number | undefined)[] => node.node.servingProcesses!.ids();
 
 /**
  * WebSocket connections until at least `each` sit on every serving process (the kernel spreads them

@@ -15,9 +15,8 @@ import { RPC, protocolError } from '../src/errors.js';
 import { OVER_SLICE, runCall } from './run-call.js';
 import { ReplyArena } from './reply-writer.js';
 import type { WorkerContext } from './context.js';
-import { createLogger } from '../src/log.js';
+import { createLogger, kernelThreadId } from '../src/log.js';
 import { parentPort, threadId } from 'node:worker_threads';
-import { readFileSync } from 'node:fs';
 
 const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
@@ -46,14 +45,6 @@ const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat
 // into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.
 log.info({ tid: kernelThreadId() }, 'worker thread started');
 parentPort!.postMessage({ workerUp: threadId } satisfies WorkerUp);
-
-function kernelThreadId(): number | undefined {
-  try {
-    return Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
-  } catch {
-    return undefined; // not Linux
-  }
-}
 
 /** This thread's side of the reply slab; none when the pool gives none (tests' own pools). */
 const slots = init.replySlab ? new SlabSlots(init.replySlab, threadId) : undefined;

@@ -149,7 +149,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_pool_queued_calls', 'Calls waiting in the fair scheduler for a worker', () => sources.pool().queued);
   gauge('graphene_rpc_pool_running_calls', 'Calls in tasks the worker pool holds (running, or next in line on a worker)', () => sources.pool().running);
   gauge('graphene_rpc_pool_busy_workers', 'Worker threads running a task', () => sources.pool().busyWorkers);
-  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes, of every serving process)', () => sources.pool().workers);
+  gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes or --serving-threads, of every front end)', () => sources.pool().workers);
   gauge('graphene_rpc_reply_slab_slots', 'Slots of the reply slab, the memory workers write replies into', () => sources.pool().replySlab.slots);
   gauge('graphene_rpc_reply_slab_slots_in_use', 'Reply slab slots held: a worker writing into them, or replies not yet written to their clients', () => sources.pool().replySlab.inUse);
   counterOf(registry, 'graphene_rpc_reply_slab_collected_total', 'Replies in the reply slab dropped unwritten (their connection had closed), whose slots came back only when they were collected', () => sources.pool().replySlab.collected);
@@ -233,23 +233,25 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
 }
 
 /**
- * The writer process' own metrics when it runs serving processes (--processes N > 1): how many run,
- * how often one was restarted, and the writer's process metrics (CPU, memory), which aggregation adds
- * to the serving processes' own.
+ * The writer's own metrics when it runs serving processes (--processes N > 1) or serving threads
+ * (--serving-threads N > 1): how many run, how often one was restarted, and the process metrics (CPU,
+ * memory) of the writer's process, which aggregation adds to the serving processes' own (serving
+ * threads leave theirs out: they are this process', see threadShare).
  */
-export function servingProcessesMetrics(sources: { running(): number; configured: number }): { readonly restarts: { n: number }; json(): Promise<MetricsJson> } {
+export function servingProcessesMetrics(sources: { kind: 'processes' | 'threads'; running(): number; configured: number }): { readonly restarts: { n: number }; json(): Promise<MetricsJson> } {
   const registry = new Registry();
+  const [plural, singular, option] = sources.kind === 'processes' ? ['processes', 'process', '--processes'] : ['threads', 'thread', '--serving-threads'];
   new Gauge({
-    name: 'graphene_rpc_serving_processes',
-    help: 'Serving processes running now (--processes); fewer while one is being restarted',
+    name: `graphene_rpc_serving_${plural}`,
+    help: `Serving ${plural} running now (${option}); fewer while one is being restarted`,
     registers: [registry],
     collect() {
       this.set(sources.running());
     },
   });
   new Gauge({
-    name: 'graphene_rpc_serving_processes_configured',
-    help: 'Serving processes the node runs when all are up (--processes)',
+    name: `graphene_rpc_serving_${plural}_configured`,
+    help: `Serving ${plural} the node runs when all are up (${option})`,
     registers: [registry],
     collect() {
       this.set(sources.configured);
@@ -257,8 +259,8 @@ export function servingProcessesMetrics(sources: { running(): number; configured
   });
   const restarts = { n: 0 };
   new Counter({
-    name: 'graphene_rpc_serving_process_restarts_total',
-    help: 'Serving processes that ended without being asked to (a crash, kill -9) and were started again by the writer',
+    name: `graphene_rpc_serving_${singular}_restarts_total`,
+    help: sources.kind === 'processes' ? 'Serving processes that ended without being asked to (a crash, kill -9) and were started again by the writer' : 'Serving threads that ended without being asked to (an error they did not catch) and were started again by the writer',
     registers: [registry],
     collect() {
       this.reset();
@@ -267,6 +269,15 @@ export function servingProcessesMetrics(sources: { running(): number; configured
   });
   const merged = Registry.merge([registry, processMetrics()]);
   return { restarts, json: () => merged.getMetricsAsJSON() };
+}
+
+/**
+ * A serving thread's metrics as the writer sums them: without the process metrics (process_*: CPU,
+ * resident memory, file descriptors), which every thread reads for the whole process and the writer
+ * reports once. The Node.js ones (nodejs_*: heap, GC, event loop) are each thread's own and stay.
+ */
+export function threadShare(json: MetricsJson): MetricsJson {
+  return json.filter((m) => !m.name.startsWith('process_'));
 }
 
 /**

@@ -1,6 +1,7 @@
-// What the writer process and its serving processes (--processes N > 1) say to each other over the
-// IPC channel child_process.fork opens. The channel uses `serialization: 'advanced'` (structured
-// clone): an AppliedBlock carries Maps and Sets. Errors cross as data (an RpcError's wire form),
+// What the writer and its front ends say to each other: serving processes (--processes N > 1) over
+// the IPC channel child_process.fork opens, serving threads (--serving-threads N > 1) over their
+// Worker's MessagePort. Both are structured clone (the fork uses `serialization: 'advanced'`): an
+// AppliedBlock carries Maps and Sets. Errors cross as data (an RpcError's wire form),
 // never as Error objects, which lose their class and fields on the way (STYLE.md, point 3).
 import type { Config } from '../config.js';
 import type { AppliedBlock, SignedTransactionJson } from '../chain/node/block-applier.js';
@@ -58,10 +59,18 @@ export type ToServing =
   | { t: 'reload-options'; config: Config }
   | { t: 'reload-access' }
   /** shut down gracefully (/ready 503, drain, stop) and exit */
-  | { t: 'close' };
+  | { t: 'close' }
+  /** a serving thread: close every socket at once and end (the node's process is about to exit) */
+  | { t: 'halt' }
+  /**
+   * a serving thread: fail on purpose, as a drill (tests), since a thread cannot be killed from outside
+   * as a process can: `throw` as an error it did not catch would, or `hang`: hold its event loop for `ms`
+   */
+  | { t: 'drill'; fault: 'throw' | 'hang'; ms: number };
 
 export type ToWriter =
-  | { t: 'listening'; port: number; tlsPort: number | undefined }
+  /** `tid`: the kernel's id of a serving thread's front-end thread (the log names it, for the bench's CPU split) */
+  | { t: 'listening'; port: number; tlsPort: number | undefined; tid?: number }
   | { t: 'start-failed'; message: string }
   | ({ t: 'call'; id: number } & WriterOp)
   | { t: 'applied'; seq: number }

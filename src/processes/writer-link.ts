@@ -1,6 +1,7 @@
-// A serving process' side of --processes N > 1: the chain's one writer, seen through the IPC channel
-// to the writer process (process.send / 'message'). It is a ChainWriter like the local producer, so
-// the front end of a serving process is the front end of a single-process node.
+// A front end's side of --processes N > 1 or --serving-threads N > 1: the chain's one writer, seen
+// through the channel to it (a serving process' IPC channel, process.send / 'message'; a serving
+// thread's MessagePort). It is a ChainWriter like the local producer, so the front end of a serving
+// process or thread is the front end of a single-process node.
 //
 // Ordering: the writer sends an event after its commit, and answers a push after the producer has
 // emitted the push's 'pending' event; one channel keeps its messages in order. So a serving process
@@ -8,6 +9,7 @@
 // reply resolves: a client that broadcasts and then reads, here or on any other serving process
 // that has had the event, reads the new state.
 import { EventEmitter } from 'node:events';
+import type { MessagePort } from 'node:worker_threads';
 import type { ChainWriter, ChainWriterEvents } from '../chain/node/chain-writer.js';
 import { RPC, RpcError, limitError } from '../errors.js';
 import type { MetricsJson, ToServing, ToWriter, WriterOp, WriterState } from './messages.js';
@@ -21,12 +23,38 @@ export interface Channel {
   readonly connected: boolean;
 }
 
+/**
+ * A serving thread's channel: its Worker's MessagePort. A message is posted at once (structured clone,
+ * as the fork's 'advanced' serialization), so `sent` is called at once; the port closes only when the
+ * writer's side does.
+ */
+export function portChannel(port: MessagePort): Channel {
+  let connected = true;
+  // First: a 'disconnect' listener reads `connected` false.
+  port.on('close', () => (connected = false));
+  return {
+    send(message, sent) {
+      if (connected) port.postMessage(message);
+      sent?.(connected ? null : new Error('the port is closed'));
+      return connected;
+    },
+    on(event: 'message' | 'disconnect', listener: (message: ToServing) => void) {
+      return event === 'disconnect' ? port.on('close', listener as () => void) : port.on('message', listener);
+    },
+    get connected() {
+      return connected;
+    },
+  } as Channel;
+}
+
 /** What the writer asks of a serving process beyond the chain's events. */
 export interface ServingControl {
   metrics(): Promise<MetricsJson>;
   reloadOptions(config: Extract<ToServing, { t: 'reload-options' }>['config']): void;
   reloadAccess(): void;
   close(): void;
+  /** close every socket at once and end (a serving thread, when the node's process is about to exit) */
+  halt(): void;
   /** the writer process is gone (the channel closed without a 'close' first) */
   writerGone(): void;
 }
@@ -207,6 +235,16 @@ export class WriterLink implements ChainWriter {
         return;
       case 'close':
         this.control?.close();
+        return;
+      case 'halt':
+        this.control?.halt();
+        return;
+      case 'drill':
+        if (m.fault === 'hang') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, m.ms);
+        // Thrown outside this handler, as a failure of the thread's own code would be.
+        else setImmediate(() => {
+          throw new Error('a drill: this serving thread was asked to fail');
+        });
         return;
       case 'init':
         return;

@@ -46,6 +46,8 @@ export interface FrontEnd {
   metricsJson(): Promise<MetricsJson>;
   /** /ready 503, drain, then stop (the store stays open: its owner closes it) */
   close(): Promise<void>;
+  /** every socket closed at once (after close, or after a failure): a serving thread's last step */
+  closeSockets(): void;
 }
 
 export async function serveFrontEnd(p: {
@@ -212,6 +214,7 @@ export async function serveFrontEnd(p: {
       })();
       return closing;
     },
+    closeSockets: () => server.closeSockets(),
   };
 }
 

@@ -2,7 +2,7 @@
 // process and thread that will read it, checked against the key prefix, and made from the genesis
 // when new.
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { frontEnds, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { openChainStore, type ChainStore } from '../chain/store/store.js';
 import { BUNDLED_GENESIS, loadGenesis } from '../chain/node/genesis.js';
@@ -30,12 +30,12 @@ const MIN_READER_SLOTS = 512;
 
 /**
  * LMDB reader slots the node needs: each process that opens the store takes one per thread that reads
- * (lmdb-js keeps a read transaction per thread): per serving process its workers, its front-end
- * thread and a spare for a worker being replaced, plus the writer's own; with room to spare for
- * readers of a process that died and whose slots LMDB has not reclaimed yet. Never fewer than
- * MIN_READER_SLOTS, what a single-process node always had.
+ * (lmdb-js keeps a read transaction per thread): per front end (serving process or serving thread)
+ * its workers, its front-end thread and a spare for a worker being replaced, plus the writer's own;
+ * with room to spare for readers of a process or thread that died and whose slots LMDB has not
+ * reclaimed yet. Never fewer than MIN_READER_SLOTS, what a single-process node always had.
  */
-export function readerSlots(config: Pick<Config, 'processes' | 'workers'>): number {
-  const perProcess = config.workers + 2;
-  return Math.max(MIN_READER_SLOTS, 2 * (config.processes * perProcess + 2));
+export function readerSlots(config: Pick<Config, 'processes' | 'workers'> & Partial<Pick<Config, 'servingThreads'>>): number {
+  const perFrontEnd = config.workers + 2;
+  return Math.max(MIN_READER_SLOTS, 2 * (frontEnds({ servingThreads: 1, ...config }) * perFrontEnd + 2));
 }

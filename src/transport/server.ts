@@ -43,6 +43,12 @@ export interface RpcServer {
    * Resolves with the calls it answered so.
    */
   close(drainMs?: number): Promise<number>;
+  /**
+   * Closes every socket at once, listening ones included, without a close frame: what is left once
+   * close() has answered and said 1001 (HTTP keep-alive connections, WebSockets whose client has not
+   * closed yet), or everything after a failure. A serving thread must do this before it ends.
+   */
+  closeSockets(): void;
 }
 
 /** What startServer is made of. */
@@ -104,6 +110,15 @@ export async function startServer(options: ServerOptions): Promise<RpcServer> {
     }
   }
   log.debug({ status: httpStatusFor(undefined), tls: secure !== undefined }, 'listening');
+  /** The listening sockets are closed (once: uWS frees a closed listening socket), and every socket. */
+  let unlistened = false;
+  let socketsClosed = false;
+  const unlisten = () => {
+    if (unlistened) return;
+    unlistened = true;
+    uWS.us_listen_socket_close(plain);
+    if (secure) uWS.us_listen_socket_close(secure);
+  };
   return {
     port: portOf(plain),
     tlsPort: secure && portOf(secure),
@@ -115,8 +130,7 @@ export async function startServer(options: ServerOptions): Promise<RpcServer> {
       return Math.max(0, limits.total - sockets.size);
     },
     async close(drainMs = 0) {
-      uWS.us_listen_socket_close(plain);
-      if (secure) uWS.us_listen_socket_close(secure);
+      unlisten();
       // Calls in flight: each WebSocket's unanswered ones, and HTTP requests not yet answered.
       const inFlight = () => {
         let n = limits.total - sockets.size;
@@ -139,6 +153,14 @@ export async function startServer(options: ServerOptions): Promise<RpcServer> {
       }
       sockets.clear();
       return left;
+    },
+    closeSockets() {
+      if (socketsClosed) return;
+      socketsClosed = true;
+      // App.close closes the listening sockets too: they must not be closed a second time.
+      unlistened = true;
+      uWS.closeApp(plainApp);
+      if (tlsApp) uWS.closeApp(tlsApp);
     },
   };
 }

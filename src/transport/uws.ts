@@ -96,4 +96,11 @@ export const App: typeof UWS.App = (...args) => mod().App(...args);
 export const SSLApp: typeof UWS.SSLApp = (...args) => mod().SSLApp(...args);
 export const us_listen_socket_close: typeof UWS.us_listen_socket_close = (socket) => mod().us_listen_socket_close(socket);
 export const us_socket_local_port: typeof UWS.us_socket_local_port = (socket) => mod().us_socket_local_port(socket);
+/**
+ * Closes every socket of an app at once, its listening ones included (uWS's App.close, in both builds;
+ * 20.30's declarations lack it). A thread that ends with uWS sockets open takes its process down (Node
+ * asserts that a worker's event loop holds no handles when it closes), so a serving thread calls it
+ * before it ends.
+ */
+export const closeApp = (app: UWS.TemplatedApp): void => void (app as UWS.TemplatedApp & { close(): unknown }).close();
 export const DISABLED: UWS.CompressOptions = 'module' in loaded ? loaded.module.DISABLED : 0;

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_PROCESSES } from './node.js';
+import { frontEndOptions } from './node.js';
 import { alive } from './processes.js';
 import { until } from './until.js';
 
@@ -34,8 +34,12 @@ export interface ChildNode {
  * Node.js binary or another copy of the CLI (an installed package's bin).
  */
 export async function serveChild(args: string[], how: { node?: string; cli?: string } = {}): Promise<ChildNode> {
-  // TEST_SERVING_PROCESSES applies here too; a test's own --processes comes later and wins.
-  const processes = TEST_PROCESSES === '1' ? [] : ['--processes', TEST_PROCESSES];
+  // TEST_SERVING_PROCESSES and TEST_SERVING_THREADS apply here too, unless the test names
+  // --processes or --serving-threads itself.
+  const named = Object.fromEntries(args.filter((a) => a === '--processes' || a === '--serving-threads').map((a) => [a.slice(2), '']));
+  const processes = Object.entries(frontEndOptions(named))
+    .filter(([, v]) => v !== '1')
+    .flatMap(([k, v]) => [`--${k}`, v]);
   const child = spawn(how.node ?? process.execPath, [how.cli ?? CLI, 'serve', '--rpc-endpoint', '127.0.0.1:0', '--log-level', 'debug', ...processes, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
