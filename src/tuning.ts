@@ -146,6 +146,29 @@ export const STRIKE_WINDOW = 1000;
 /** How long a learnt shape stays heavy, in ms. Test: test/learnt-costs.test.ts */
 export const LEARNT_FOR_MS = 10 * 60_000;
 
+// Tunes src/pool/reply-sizes.ts
+/**
+ * Replies of at least this many bytes teach their shape's size: one reply slot's worth, past which a
+ * reply crosses from its worker in a buffer of its own. Smaller replies are expected of no call:
+ * --max-unread-bytes-per-connection (1 MiB) leaves room for a dozen of them in flight.
+ * Test: test/reply-sizes.test.ts.
+ */
+export const LARGE_REPLY_BYTES = 64 * 1024;
+
+/**
+ * A call whose shape answers at least this many bytes is heavy from the start. Large replies are
+ * written at about 125 MB/s (get_blocks over full blocks: 9.4 MB in 75 ms), so 1 MiB takes longer
+ * than a light call's 5 ms slice (--light-slice-ms): guessed light, each would use up a slice first.
+ * Test: test/reply-sizes.test.ts.
+ */
+export const HEAVY_REPLY_BYTES = 1024 * 1024;
+
+/** Shapes whose reply size is kept: what a client inventing argument sizes can grow this to. Test: test/reply-sizes.test.ts */
+export const REPLY_SIZE_SHAPES = 1024;
+
+/** How long a shape's largest reply is expected of its calls, in ms (as long as a learnt cost class). Test: test/reply-sizes.test.ts */
+export const REPLY_SIZE_FOR_MS = 10 * 60_000;
+
 // Tunes src/protocol/reply-slab.ts
 /** Bytes of one slot: two history pages of 100 entries; a reply larger than a slot has its own buffer. Test: test/reply-slab.test.ts */
 export const SLOT_BYTES = 64 * 1024;
