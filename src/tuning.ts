@@ -18,6 +18,23 @@ export const WORKERS_PER_FRONT_END = 2;
 /** Refused connections and oversized HTTP requests are logged at most this often, node-wide (ms). Exercised by: test/logs.test.ts */
 export const TRANSPORT_REFUSAL_LOG_EVERY_MS = 1000;
 
+// Tunes src/transport/ws-outbox.ts
+/**
+ * A WebSocket reply up to this size is handed to uWebSockets.js whole when nothing waits before it:
+ * one frame, one call, as every reply in the reply slab (SLOT_BYTES). Larger ones go in fragments.
+ * Test: test/ws-outbox.test.ts.
+ */
+export const WS_WHOLE_REPLY_BYTES = 64 * 1024;
+
+/**
+ * Fragment size of a larger reply, written a fragment at a time while uWebSockets.js holds nothing
+ * unsent, the rest kept in the reply's own buffer: the front end copies what the socket takes,
+ * never the part of a large reply that a client does not read. Under 16 KiB, where uWS 20.30 sends
+ * a frame's header and payload apart and can write the header twice (src/transport/ws-outbox.ts).
+ * Test: test/ws-outbox.test.ts.
+ */
+export const WS_FRAGMENT_BYTES = 16 * 1024 - 16;
+
 // Tunes src/transport/http.ts
 /** Replies up to this size are handed to uWS whole (see `write` in src/transport/http.ts). Exercised by: test/transport.test.ts */
 export const SMALL_REPLY_BYTES = 48 * 1024;
