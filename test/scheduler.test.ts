@@ -26,8 +26,9 @@ function heldPool(workers: number) {
 /**
  * A pool of `workers` whose tasks wait until the test finishes them, each call's task as it was
  * sent (a copy: the scheduler clears fields once a task is back), and a worker's report of slices.
+ * Each call is answered `answer(call)` (its method's name, unless the test says otherwise).
  */
-function slicingPool(workers: number) {
+function slicingPool(workers: number, answer: (c: PoolTask) => Uint8Array = (c) => new TextEncoder().encode(c.method)) {
   const tasks: { calls: PoolTask[]; finish: (slices?: SliceReport) => void }[] = [];
   const pool: Pick<CallPool, 'runTask' | 'workers'> = {
     workers,
@@ -36,7 +37,7 @@ function slicingPool(workers: number) {
         tasks.push({
           calls: calls.map((c) => ({ ...c })),
           finish: (slices) => {
-            const out: TaskAnswers = calls.map((c) => new TextEncoder().encode(c.method));
+            const out: TaskAnswers = calls.map(answer);
             if (slices) out.slices = slices;
             resolve(out);
           },
@@ -340,25 +341,8 @@ test('light calls queued before their shape was learnt heavy go to the heavy cal
   t.true(sent.some((m) => m.length > 0 && m.every((x) => x === 'get_blocks')), `the learnt shape's calls go heavy, without a slice: ${JSON.stringify(sent)}`);
 });
 
-/** A pool of `workers` whose tasks wait until the test finishes them, each call answered with `bytes(call)` bytes. */
-function sizedPool(workers: number, bytes: (c: PoolTask) => number) {
-  const tasks: { calls: PoolTask[]; finish: (slices?: SliceReport) => void }[] = [];
-  const pool: Pick<CallPool, 'runTask' | 'workers'> = {
-    workers,
-    runTask: (calls) =>
-      new Promise<TaskAnswers>((resolve) =>
-        tasks.push({
-          calls: calls.map((c) => ({ ...c })),
-          finish: (slices) => {
-            const out: TaskAnswers = calls.map((c) => new Uint8Array(bytes(c)));
-            if (slices) out.slices = slices;
-            resolve(out);
-          },
-        }),
-      ),
-  };
-  return { pool, tasks };
-}
+/** A pool as slicingPool's, each call answered with `bytes(call)` bytes. */
+const sizedPool = (workers: number, bytes: (c: PoolTask) => number) => slicingPool(workers, (c) => new Uint8Array(bytes(c)));
 
 /** An owner paused as a session is: its replies outstanding (unread, waiting, expected of its calls in the pool) over `limit`. */
 function readerOf(limit: number) {
