@@ -346,8 +346,9 @@ function underAttack(a: AdversarialReport): string[] {
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const x of a.runs) {
-    // An attack the node turned away at once measured nothing of its calls' cost: say so.
-    const refusedAll = x.attackers.served === 0 && x.attackers.sent > 0;
+    // An attack the node turned away at once measured nothing of its calls' cost: say so. (Calls
+    // held for clients that do not read are neither served nor refused.)
+    const refusedAll = x.attackers.served === 0 && x.attackers.sent > 0 && Object.values(x.attackers.refused).some((n) => n > 0);
     lines.push(
       `| ${x.scenario} | ${x.attack}${refusedAll ? ' (**every call refused at once**: this attack measures the refusals, not the calls)' : ''} | ${x.prober.count} (${a.idle.count}) | ${x.prober.p50} (${a.idle.p50}) | ${x.prober.p99} (${a.idle.p99}) | ${x.ratioToIdle}× | ${x.prober.clientLoopDelayMaxMs} (${a.idle.clientLoopDelayMaxMs}) | ${x.nodeRssMaxMiB} | ${x.nodeCpuPercent} | ${x.pass ? 'pass' : `**fail**: ${x.failures.join('; ')}`} | ${attackersLine(x.attackers)} |`,
     );

@@ -150,7 +150,7 @@ export interface Config {
   readonly wsMaxPingsPerSecond: number;
   /** bytes that must stay free on the data directory's disk for a block to be written; 0: not checked */
   readonly minFreeDiskBytes: number;
-  /** bytes a WebSocket client may leave unread before its pool calls wait for it to read */
+  /** bytes of replies a WebSocket client may have outstanding (unread, waiting, expected of its calls in the pool) before its pool calls wait for it to read */
   readonly maxUnreadBytesPerConnection: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** json: one JSON object per line (pino); pretty: for people, through pino-pretty */
@@ -348,7 +348,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'ws-max-buffered-bytes', key: 'wsMaxBufferedBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(16 * 1024 * 1024), help: 'Bytes queued for a WebSocket client that does not read before it is disconnected' },
   { name: 'min-free-disk-bytes', key: 'minFreeDiskBytes', kind: { type: 'int', min: 0, max: 2 ** 52 }, default: String(64 * 1024 * 1024), help: 'Bytes that must stay free on the data directory\'s disk; below it blocks are not written and transactions get error -32015 until space returns (0: not checked); reloads on SIGHUP' },
   { name: 'ws-max-pings-per-second', key: 'wsMaxPingsPerSecond', kind: { type: 'int', min: 1, max: 100_000 }, default: '10', help: 'WebSocket ping frames a client may send per second (uWebSockets.js answers each with a pong); a client over it is disconnected with close code 1008' },
-  { name: 'max-unread-bytes-per-connection', key: 'maxUnreadBytesPerConnection', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Bytes of replies a WebSocket client may leave unread; beyond it none of its calls that need the worker pool run until it reads (they wait, counted in --max-pending-calls-per-connection)' },
+  { name: 'max-unread-bytes-per-connection', key: 'maxUnreadBytesPerConnection', kind: { type: 'int', min: 64 * 1024, max: 1024 * 1024 * 1024 }, default: String(1024 * 1024), help: 'Bytes of replies a WebSocket client may have outstanding: unread, waiting for an earlier reply, or expected of its calls in the worker pool (what calls of their shape answered lately); beyond it none of its calls that need the worker pool run until it reads (they wait, counted in --max-pending-calls-per-connection)' },
   { name: 'max-buffered-bytes', key: 'maxBufferedBytes', kind: { type: 'int', min: 64 * 1024, max: 64 * 1024 * 1024 * 1024 }, default: String(256 * 1024 * 1024), help: 'Bytes the node holds for slow readers in all (WebSocket queues and unsent HTTP replies); over it, connections holding more than their share are closed and heavy calls get error -32010' },
   { name: 'log-level', key: 'logLevel', kind: { type: 'enum', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, default: 'info', help: 'Log level (pino)' },
   { name: 'log-format', key: 'logFormat', kind: { type: 'enum', choices: ['json', 'pretty'] }, default: 'json', help: 'Log lines as JSON objects (json), or formatted for people (pretty)' },

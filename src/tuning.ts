@@ -18,6 +18,23 @@ export const WORKERS_PER_FRONT_END = 2;
 /** Refused connections and oversized HTTP requests are logged at most this often, node-wide (ms). Exercised by: test/logs.test.ts */
 export const TRANSPORT_REFUSAL_LOG_EVERY_MS = 1000;
 
+// Tunes src/transport/ws-outbox.ts
+/**
+ * A WebSocket reply up to this size is handed to uWebSockets.js whole when nothing waits before it:
+ * one frame, one call, as every reply in the reply slab (SLOT_BYTES). Larger ones go in fragments.
+ * Test: test/ws-outbox.test.ts.
+ */
+export const WS_WHOLE_REPLY_BYTES = 64 * 1024;
+
+/**
+ * Fragment size of a larger reply, written a fragment at a time while uWebSockets.js holds nothing
+ * unsent, the rest kept in the reply's own buffer: the front end copies what the socket takes,
+ * never the part of a large reply that a client does not read. Under 16 KiB, where uWS 20.30 sends
+ * a frame's header and payload apart and can write the header twice (src/transport/ws-outbox.ts).
+ * Test: test/ws-outbox.test.ts.
+ */
+export const WS_FRAGMENT_BYTES = 16 * 1024 - 16;
+
 // Tunes src/transport/http.ts
 /** Replies up to this size are handed to uWS whole (see `write` in src/transport/http.ts). Exercised by: test/transport.test.ts */
 export const SMALL_REPLY_BYTES = 48 * 1024;
@@ -145,6 +162,36 @@ export const STRIKE_WINDOW = 1000;
 
 /** How long a learnt shape stays heavy, in ms. Test: test/learnt-costs.test.ts */
 export const LEARNT_FOR_MS = 10 * 60_000;
+
+// Tunes src/pool/reply-sizes.ts
+/**
+ * Replies of at least this many bytes teach their shape's size: one reply slot's worth, past which a
+ * reply crosses from its worker in a buffer of its own. Smaller replies are expected of no call:
+ * --max-unread-bytes-per-connection (1 MiB) leaves room for a dozen of them in flight.
+ * Test: test/reply-sizes.test.ts.
+ */
+export const LARGE_REPLY_BYTES = 64 * 1024;
+
+/**
+ * A call whose shape answers at least this many bytes is heavy from the start. Large replies are
+ * written at about 125 MB/s (get_blocks over full blocks: 9.4 MB in 75 ms), so 1 MiB takes longer
+ * than a light call's 5 ms slice (--light-slice-ms): guessed light, each would use up a slice first.
+ * Test: test/reply-sizes.test.ts.
+ */
+export const HEAVY_REPLY_BYTES = 1024 * 1024;
+
+/** Shapes whose reply size is kept: what a client inventing argument sizes can grow this to. Test: test/reply-sizes.test.ts */
+export const REPLY_SIZE_SHAPES = 1024;
+
+/** How long a shape's largest reply is expected of its calls, in ms (as long as a learnt cost class). Test: test/reply-sizes.test.ts */
+export const REPLY_SIZE_FOR_MS = 10 * 60_000;
+
+// Tunes src/pool/struck-shapes.ts
+/** How long a shape whose light call used up its slice has its light calls put last in their tasks, in ms (as long as LIGHT_RECENT_MS). Test: test/struck-shapes.test.ts */
+export const STRUCK_FOR_MS = 2000;
+
+/** Struck shapes kept at most, the oldest strike forgotten first. Test: test/struck-shapes.test.ts */
+export const STRUCK_SHAPES = 256;
 
 // Tunes src/protocol/reply-slab.ts
 /** Bytes of one slot: two history pages of 100 entries; a reply larger than a slot has its own buffer. Test: test/reply-slab.test.ts */

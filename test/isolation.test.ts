@@ -279,6 +279,63 @@ test('max-unread-bytes-per-connection: the calls of a client that does not read 
   t.true(all.every((r) => r.startsWith('{"id":') && r.includes('"result":[')));
 });
 
+test('max-unread-bytes-per-connection counts replies in flight: clients that ask for many large replies and never read get about one each, and a neighbour is served over WebSocket and HTTP meanwhile', async (t) => {
+  const { wsUrl, httpUrl, port, node } = await startTestNode(t, {
+    ...ONE_PROCESS,
+    'max-ids-per-call': '100000',
+    'max-calls-per-second': '0',
+    'call-budget-ms': '120000',
+  });
+  const WebSocket = (await import('ws')).default;
+  // ~6 MB replies, heavy by their id list; the node's defaults otherwise (1 MiB unread per connection).
+  const clients = 4;
+  const asks = 20;
+  const big = (id: number) => callText(id, 'get_objects', [Array.from({ length: 6000 }, (_, i) => `1.2.${i % 6}`)]);
+  const replySize = Buffer.byteLength((await httpPost(httpUrl, big(0))).text);
+  t.true(replySize > 4 * 1024 * 1024, `replies of ${replySize} bytes`);
+  const sockets: { ws: import('ws').WebSocket; socket: { pause(): void; resume(): void }; replies: ReturnType<typeof collectMessages> }[] = [];
+  for (let c = 0; c < clients; c++) {
+    const ws = new WebSocket(wsUrl, { maxPayload: 256 * 1024 * 1024 });
+    const replies = collectMessages(ws, asks);
+    ws.on('error', () => undefined);
+    await new Promise((r) => ws.once('open', r));
+    const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    for (let i = 0; i < asks; i++) ws.send(big(i));
+    sockets.push({ ws, socket, replies });
+  }
+  t.teardown(() => {
+    for (const s of sockets) s.ws.terminate();
+  });
+  // Their calls wait once each has about its limit outstanding (unread, or on its way).
+  const held = await metricsUntil(port, (m) => m('graphene_rpc_pool_held_calls') >= clients * (asks - 3) && m('graphene_rpc_pool_running_calls') === 0);
+  // (One more was the HTTP call that measured a reply.)
+  const served = held('graphene_rpc_calls_total', { api: 'database', method: 'get_objects', outcome: 'ok' }) - 1;
+  t.true(served <= clients * 3, `${served} of their ${clients * asks} calls ran`);
+  t.true(held('graphene_rpc_reply_sizes_kept') >= 1, 'the shape of their calls is known to answer large replies');
+  const outstanding = held('graphene_rpc_reply_bytes_outstanding');
+  t.true(outstanding <= clients * 3 * replySize, `${outstanding} bytes outstanding for ${clients} clients that do not read`);
+  t.true(node.bufferedBytes() <= outstanding);
+  // A neighbour is served meanwhile, over both transports.
+  const neighbour = await WsClient.connect(wsUrl);
+  t.teardown(() => neighbour.close());
+  for (let i = 0; i < 10; i++) {
+    t.is((await neighbour.call({ id: i, method: 'get_objects', params: [['1.2.0']] })).result[0].id, '1.2.0');
+    const overHttp = await httpPost(httpUrl, callText(i, 'get_objects', [['1.2.1']]));
+    t.is(overHttp.status, 200);
+  }
+  // Once they read, every call of theirs is answered, in order.
+  for (const s of sockets) s.socket.resume();
+  for (const s of sockets) {
+    const all = await s.replies.all;
+    t.deepEqual(
+      all.map((r) => JSON.parse(r.slice(0, 20).replace(/,.*$/, '}')).id),
+      Array.from({ length: asks }, (_, i) => i),
+    );
+    t.true(all.every((r) => r.includes('"result":[')));
+  }
+});
+
 /** The node's metrics, parsed as Prometheus parses them. */
 async function metrics(port: number) {
   const { parsePromText, valueOf } = await import('../bench/prom-text.js');

@@ -4,12 +4,13 @@
 import test from 'ava';
 import type { CallPool, TaskAnswers } from '../src/pool/pool.js';
 import { LearntCosts } from '../src/pool/learnt-costs.js';
+import { ReplySizes } from '../src/pool/reply-sizes.js';
 import { fairScheduler, type CostClass } from '../src/pool/scheduler.js';
 import type { PoolAnswer, PoolTask, SliceReport } from '../src/protocol/thread-messages.js';
 import { costOf } from '../src/pipeline/cost.js';
 import { route } from '../src/dispatch/route.js';
 import { settle } from './helpers/pipeline.js';
-import { MAX_CALLS_PER_TASK, HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX } from '../src/tuning.js';
+import { MAX_CALLS_PER_TASK, HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX, HARD_BOUND_GRACE_MS, HEAVY_REPLY_BYTES } from '../src/tuning.js';
 
 /** A pool of `workers` whose tasks wait until the test finishes them. */
 function heldPool(workers: number) {
@@ -25,8 +26,9 @@ function heldPool(workers: number) {
 /**
  * A pool of `workers` whose tasks wait until the test finishes them, each call's task as it was
  * sent (a copy: the scheduler clears fields once a task is back), and a worker's report of slices.
+ * Each call is answered `answer(call)` (its method's name, unless the test says otherwise).
  */
-function slicingPool(workers: number) {
+function slicingPool(workers: number, answer: (c: PoolTask) => Uint8Array = (c) => new TextEncoder().encode(c.method)) {
   const tasks: { calls: PoolTask[]; finish: (slices?: SliceReport) => void }[] = [];
   const pool: Pick<CallPool, 'runTask' | 'workers'> = {
     workers,
@@ -35,7 +37,7 @@ function slicingPool(workers: number) {
         tasks.push({
           calls: calls.map((c) => ({ ...c })),
           finish: (slices) => {
-            const out: TaskAnswers = calls.map((c) => new TextEncoder().encode(c.method));
+            const out: TaskAnswers = calls.map(answer);
             if (slices) out.slices = slices;
             resolve(out);
           },
@@ -337,4 +339,161 @@ test('light calls queued before their shape was learnt heavy go to the heavy cal
   const sent = tasks.slice(1).map((x) => x.calls.map((c) => `${c.method}${c.sliceMs === undefined ? '' : '/sliced'}`));
   t.true(sent.some((m) => m.join() === 'small/sliced'), `the small call goes light: ${JSON.stringify(sent)}`);
   t.true(sent.some((m) => m.length > 0 && m.every((x) => x === 'get_blocks')), `the learnt shape's calls go heavy, without a slice: ${JSON.stringify(sent)}`);
+});
+
+/** A pool as slicingPool's, each call answered with `bytes(call)` bytes. */
+const sizedPool = (workers: number, bytes: (c: PoolTask) => number) => slicingPool(workers, (c) => new Uint8Array(bytes(c)));
+
+/** An owner paused as a session is: its replies outstanding (unread, waiting, expected of its calls in the pool) over `limit`. */
+function readerOf(limit: number) {
+  return {
+    isClosed: false,
+    unread: 0,
+    waiting: 0,
+    inPool: { calls: 0, expectedBytes: 0 },
+    get isPaused() {
+      return this.unread + this.waiting + this.inPool.expectedBytes > limit;
+    },
+    get replyWaits() {
+      return this.waiting > 0 && this.unread <= limit;
+    },
+  };
+}
+
+const MIB = 1024 * 1024;
+const blocks = (id: string): PoolTask => ({ set: 'block', method: 'get_blocks', params: [1, 49], head: id });
+
+test('calls of a shape known to answer large replies count what they will answer against their owner: a client gets one in a worker at a time, and none while it leaves its replies unread', async (t) => {
+  const { pool, tasks } = sizedPool(2, (c) => (c.method === 'get_blocks' ? 10 * MIB : 100));
+  const replySizes = new ReplySizes();
+  const s = fairScheduler(pool, { maxQueued: 10_000, replySizes });
+  const nonReader = readerOf(MIB);
+  const other = readerOf(MIB);
+  // The first call of the shape runs before anything is known of it; its answer teaches its size.
+  void s.submit(other, 'heavy', blocks('o0'));
+  await settle();
+  tasks[0]!.finish();
+  await settle();
+  t.is(replySizes.expected(blocks('x')), 10 * MIB);
+  for (let i = 0; i < 3; i++) void s.submit(nonReader, 'heavy', blocks(`n${i}`));
+  void s.submit(other, 'heavy', blocks('o1'));
+  await settle();
+  const sent = () => tasks.slice(1).flatMap((x) => x.calls.map((c) => c.head));
+  t.deepEqual(sent().sort(), ['n0', 'o1'], 'one call each: what it will answer is over the limit already');
+  t.deepEqual(nonReader.inPool, { calls: 1, expectedBytes: 10 * MIB });
+  t.is(s.heldCalls, 2);
+  // n0's answer arrives and is left unread (the transport says so as it writes it): its next call still waits.
+  for (const x of tasks.slice(1)) x.finish();
+  nonReader.unread = 6 * MIB;
+  await settle();
+  t.deepEqual(nonReader.inPool, { calls: 0, expectedBytes: 0 });
+  t.deepEqual(sent().sort(), ['n0', 'o1']);
+  // It reads: its next call runs.
+  nonReader.unread = 0;
+  s.wake();
+  await settle();
+  t.deepEqual(sent().sort(), ['n0', 'n1', 'o1']);
+});
+
+test('a paused owner whose replies wait for an earlier call of it, with nothing in the pool, gets its oldest call run: else they would wait for each other', async (t) => {
+  // Its calls are light and heavy: the oldest of both goes, and only it.
+  const s2 = sizedPool(2, () => 100);
+  const sched = fairScheduler(s2.pool, { maxQueued: 10_000, replySizes: new ReplySizes() });
+  const o2 = readerOf(MIB);
+  o2.waiting = 2 * MIB;
+  void sched.submit(o2, 'heavy', task('first'));
+  void sched.submit(o2, 'light', task('second'));
+  void sched.submit(o2, 'light', task('third'));
+  await settle();
+  t.deepEqual(s2.tasks.flatMap((x) => x.calls.map((c) => c.method)), ['first']);
+  // With a call in the pool, nothing more until it is back.
+  s2.tasks[0]!.finish();
+  await settle();
+  t.deepEqual(s2.tasks.flatMap((x) => x.calls.map((c) => c.method)), ['first', 'second']);
+  // A client that leaves its limit unread gets nothing more, waiting replies or not.
+  o2.unread = 2 * MIB;
+  s2.tasks[1]!.finish();
+  await settle();
+  t.is(s2.tasks.length, 2);
+});
+
+test('a call past its deadline and the grace after it when its turn comes is answered over budget without reaching a worker', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const owner = { isClosed: false, isPaused: true };
+  const answer = s.submit(owner, 'heavy', { ...task('late'), deadline: Date.now() - HARD_BOUND_GRACE_MS - 1, budgetMs: 5000 });
+  await settle();
+  owner.isPaused = false;
+  s.wake();
+  t.deepEqual(await answer, { error: { code: -32012, message: 'Call exceeded its time budget (5000 ms: --call-budget-ms)' } });
+  t.is(tasks.length, 0);
+  t.is(s.queued, 0);
+});
+
+test('with no heavy task out, heavy calls get a task before light ones take every slot', async (t) => {
+  const { pool, tasks } = heldPool(2);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  for (let o = 0; o < 8; o++) {
+    const owner = { isClosed: false, isPaused: false };
+    for (let i = 0; i < MAX_CALLS_PER_TASK; i++) void s.submit(owner, 'light', task(`l${o}-${i}`));
+  }
+  void s.submit({ isClosed: false, isPaused: false }, 'heavy', task('heavy'));
+  await settle();
+  t.is(tasks.length, 2 * 2, 'every slot is taken');
+  t.true(
+    tasks.some((x) => x.calls.length === 1 && x.calls[0]!.method === 'heavy'),
+    'one of them by the heavy call',
+  );
+});
+
+test('after a light call of a shape used up its slice, calls of that shape go last in their light tasks, until one runs within its slice', async (t) => {
+  const { pool, tasks } = slicingPool(2);
+  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt: new LearntCosts() });
+  const attackers = [0, 1, 2].map(() => ({ isClosed: false, isPaused: false }));
+  const neighbour = { isClosed: false, isPaused: false };
+  const shape = (i: number): PoolTask => ({ set: 'block', method: 'get_blocks', params: [1, 49], head: `b${i}` });
+  void s.submit(attackers[0]!, 'light', shape(0));
+  await settle();
+  tasks[0]!.finish({ sliced: [0], slow: [] });
+  await settle();
+  // The stopped call runs again as heavy; meanwhile many more of its shape come, and a neighbour's call.
+  for (let i = 1; i < 10; i++) void s.submit(attackers[i % 3]!, 'light', shape(i));
+  void s.submit(neighbour, 'light', task('neighbour'));
+  await settle();
+  const light = tasks.slice(1).filter((x) => x.calls.some((c) => c.sliceMs !== undefined));
+  t.is(light.length, 1);
+  const names = light[0]!.calls.map((c) => c.head ?? c.method);
+  t.is(names[0], 'neighbour', 'the neighbour\'s call first, whatever the turns');
+  t.deepEqual(names.slice(1).sort(), Array.from({ length: 9 }, (_, i) => `b${i + 1}`).sort());
+  // The first of them is stopped again: the neighbour's is answered, the others go back.
+  const sent = tasks.length;
+  light[0]!.finish({ sliced: [1], slow: [], unrun: [2, 3, 4, 5, 6, 7, 8, 9] });
+  await settle();
+  const next = tasks.slice(sent).filter((x) => x.calls.some((c) => c.sliceMs !== undefined));
+  t.is(next[0]!.calls.length, 8, 'the others go again at once');
+  // One of its calls runs within its slice: the shape is light again, its calls in turn with others.
+  next[0]!.finish();
+  await settle();
+  const before = tasks.length;
+  void s.submit(attackers[0]!, 'light', shape(20));
+  void s.submit(neighbour, 'light', task('later'));
+  await settle();
+  t.deepEqual(
+    tasks.slice(before).flatMap((x) => x.calls.filter((c) => c.sliceMs !== undefined).map((c) => c.head ?? c.method)),
+    ['b20', 'later'],
+    'in the order of their turns',
+  );
+});
+
+test('light calls of a shape known to answer more than HEAVY_REPLY_BYTES go to the heavy calls when their turn comes', async (t) => {
+  const { pool, tasks } = sizedPool(2, () => 100);
+  const replySizes = new ReplySizes();
+  replySizes.note({ set: 'block', method: 'get_blocks', params: [1, 49] }, HEAVY_REPLY_BYTES);
+  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, replySizes });
+  void s.submit({ isClosed: false, isPaused: false }, 'light', blocks('b'));
+  void s.submit({ isClosed: false, isPaused: false }, 'light', task('small'));
+  await settle();
+  const sent = tasks.map((x) => x.calls.map((c) => `${c.head ?? c.method}${c.sliceMs === undefined ? '' : '/sliced'}`));
+  t.true(sent.some((m) => m.join() === 'small/sliced'), JSON.stringify(sent));
+  t.true(sent.some((m) => m.join() === 'b'), JSON.stringify(sent));
 });

@@ -29,6 +29,10 @@ export interface MetricSources {
     readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number };
     /** light calls that used up their slice (src/pool/learnt-costs.ts); absent where the node has none */
     readonly slices?: { readonly learnt: number; readonly kept: number; readonly requeued: number; readonly ranLong: number };
+    /** calls waiting for their clients to read their replies (their sessions are paused) */
+    readonly heldCalls?: number;
+    /** call shapes known to answer large replies (src/pool/reply-sizes.ts) */
+    readonly replySizesKept?: number;
   };
   /** the head block's number and time (unix seconds), and the last irreversible block's number */
   head(): { readonly number: number; readonly time: number; readonly lastIrreversible: number };
@@ -156,6 +160,13 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_learnt_heavy_shapes', 'Call shapes (method and argument size) learnt heavy: their light calls used up their slice (--light-slice-ms) often enough', () => sources.pool().slices?.learnt ?? 0);
   gauge('graphene_rpc_learnt_shapes_kept', 'Call shapes kept by the cost learner, learnt heavy or counting strikes (at most 1024)', () => sources.pool().slices?.kept ?? 0);
   counterOf(registry, 'graphene_rpc_calls_requeued_heavy_total', 'Light calls stopped at the end of their slice (--light-slice-ms) and run again as heavy', () => sources.pool().slices?.requeued ?? 0);
+  gauge('graphene_rpc_pool_held_calls', 'Calls waiting for their clients to read: their connection has more replies outstanding than --max-unread-bytes-per-connection', () => sources.pool().heldCalls ?? 0);
+  gauge('graphene_rpc_reply_sizes_kept', 'Call shapes (method and argument size) known to answer large replies, whose calls count their size against their connection while in a worker (at most 1024)', () => sources.pool().replySizesKept ?? 0);
+  gauge('graphene_rpc_reply_bytes_outstanding', 'Bytes of replies outstanding on WebSocket connections: unread by their clients, waiting for their turn, or expected of their calls in a worker', () => {
+    let n = 0;
+    for (const s of sessions) n += s.outstandingBytes;
+    return n;
+  });
   counterOf(registry, 'graphene_rpc_light_calls_ran_long_total', 'Light calls that ran past their slice to the end (nothing stopped them in time; their shape gets a strike)', () => sources.pool().slices?.ranLong ?? 0);
   const poolTiming = {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),

@@ -29,8 +29,9 @@ export interface Connection {
   /** Answers a message the transport refused before reading it (too big), in reply order, with `"id":null`. */
   refuse(error: WireError): void;
   /**
-   * What the client has left unread, in bytes, as the transport counts it. Above
-   * --max-unread-bytes-per-connection the connection's pool calls wait until it reads.
+   * What the client has left unread, in bytes, as the transport counts it. While that, with the
+   * replies waiting for their turn and those expected of its calls in the pool, is above
+   * --max-unread-bytes-per-connection, the connection's pool calls wait until it reads.
    */
   unread(bytes: number): void;
   /**
@@ -90,7 +91,9 @@ class PipelineConnection implements Connection {
     private readonly pipeline: Pipeline,
     /** the node's options, read at each use (the limits here reload on SIGHUP) */
     private readonly config: Pick<Config, 'maxPendingCallsPerConnection' | 'maxUnreadBytesPerConnection' | 'maxJsonDepth'>,
-  ) {}
+  ) {
+    session.replyBudget = config;
+  }
 
   get log(): Logger {
     return this.session.log;
@@ -125,11 +128,13 @@ class PipelineConnection implements Connection {
   }
 
   unread(bytes: number): void {
-    const paused = bytes > this.config.maxUnreadBytesPerConnection;
-    if (paused === this.session.isPaused) return;
-    this.session.isPaused = paused;
-    if (paused) this.session.log.info({ unread: bytes }, 'client does not read its replies; its calls wait');
-    else this.pipeline.scheduler.wake();
+    const { session } = this;
+    const was = session.isPaused;
+    const before = session.unreadBytes;
+    session.unreadBytes = bytes;
+    const limit = this.config.maxUnreadBytesPerConnection;
+    if (bytes > limit && before <= limit) session.log.info({ unread: bytes, outstanding: session.outstandingBytes }, 'client does not read its replies; its calls wait');
+    if (was && !session.isPaused) this.pipeline.scheduler.wake();
   }
 
   abandon(error: WireError): number {

@@ -21,6 +21,7 @@ import { admit } from './admit.js';
 import { limitLists } from './limit-lists.js';
 import { limitRate } from './limit-rate.js';
 import type { LearntCosts } from '../pool/learnt-costs.js';
+import type { ReplySizes } from '../pool/reply-sizes.js';
 import { schedule } from './schedule.js';
 import { runner } from './run.js';
 
@@ -36,6 +37,8 @@ export interface PipelineDeps {
   readonly calls?: CallStats;
   /** cost classes learnt from calls that used up their slice (the scheduler notes them) */
   readonly learnt?: LearntCosts;
+  /** sizes of large replies by call shape (the scheduler notes them) */
+  readonly replySizes?: ReplySizes;
 }
 
 export interface Pipeline {
@@ -44,7 +47,7 @@ export interface Pipeline {
   readonly scheduler: Scheduler;
 }
 
-export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats(), learnt }: PipelineDeps): Pipeline {
+export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats(), learnt, replySizes }: PipelineDeps): Pipeline {
   const run = runner(front, scheduler, services);
   const handle = compose(
     [
@@ -55,7 +58,7 @@ export function buildPipeline({ config, log, front, scheduler, services, memoryO
       admit(config), //                             3. per-connection limits
       limitRate(config), //                         4. calls per second, per connection and per user
       limitLists(config), //                        5. id and name lists within --max-ids-per-call
-      schedule(memoryOver, learnt), //              6. cost class and owner for the fair scheduler
+      schedule(memoryOver, learnt, replySizes), //  6. cost class and owner for the fair scheduler
     ],
     run.run, //                                     7. the handler, in the front end or in the pool
   );

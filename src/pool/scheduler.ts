@@ -32,10 +32,12 @@
 //
 // The node-wide bound (`maxQueued`: queued plus running calls) is enforced at submit.
 import type { PoolAnswer, PoolTask } from '../protocol/thread-messages.js';
-import { RPC, protocolError } from '../errors.js';
+import { RPC, limitError, protocolError } from '../errors.js';
 import type { CallPool } from './pool.js';
 import { shapeOf, type LearntCosts } from './learnt-costs.js';
-import { HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
+import type { ReplySizes } from './reply-sizes.js';
+import { StruckShapes } from './struck-shapes.js';
+import { HEAVY_REPLY_BYTES, HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
 
 /**
  * A task's hard-bound signal, in the EventEmitter shape piscina accepts besides AbortSignal. An
@@ -70,24 +72,46 @@ class TaskSignal {
 
 export type CostClass = 'light' | 'heavy';
 
+/** An owner's calls in the pool, as the scheduler counts them (Owner.inPool). */
+export interface InPool {
+  calls: number;
+  expectedBytes: number;
+}
+
 interface Waiting {
   readonly owner: Owner;
   readonly task: PoolTask;
   readonly answered: (a: PoolAnswer) => void;
   /** performance.now() at submit */
   readonly at: number;
+  /** reply bytes this call is expected to answer (ReplySizes), counted in its owner's inPool while in the pool */
+  expected: number;
 }
 
 /** A call's shape (LearntCosts), from its task: only wanted once a call has used up its slice, or some shape has. */
 const shapeOfTask = (t: PoolTask) => shapeOf({ setKey: t.set, method: t.method, args: t.params });
 /**
  * Whoever calls belong to (a connection); once closed, its waiting calls are dropped. While paused
- * (it does not read its replies) its calls wait: work done for a client that does not read only
- * grows what the node holds for it.
+ * (its replies outstanding are over its limit: it does not read them) its calls wait: work done
+ * for a client that does not read only grows what the node holds for it.
  */
 export interface Owner {
   readonly isClosed: boolean;
   readonly isPaused: boolean;
+  /**
+   * Kept here for owners that give it (sessions): their calls in the pool, and the reply bytes those
+   * are expected to answer (SchedulerOptions.replySizes), added as each call is taken and taken away
+   * when its answer is back. An owner whose pause counts `expectedBytes` stops being served as soon
+   * as enough is on its way, not only once it has arrived unread.
+   */
+  readonly inPool?: InPool;
+  /**
+   * True while a finished reply of this owner waits for an earlier call of it (its replies leave in
+   * order) and nothing else holds it back. When such an owner is paused with no call in the pool,
+   * its oldest waiting call runs all the same: the replies that pause it may be waiting for that
+   * very call.
+   */
+  readonly replyWaits?: boolean;
   /**
    * Runs `fn` when the owner closes; returns a way to cancel that. Owners that can close give it,
    * so that their calls running in the pool are cancelled; one that never closes (the front end's
@@ -119,6 +143,8 @@ export interface Scheduler {
   readonly queued: number;
   /** calls in tasks the pool holds */
   readonly running: number;
+  /** calls waiting here whose owners are paused: their clients have not read enough of their replies */
+  readonly heldCalls: number;
 }
 
 /** Where the scheduler records times, in seconds (the node's metrics). */
@@ -143,6 +169,8 @@ export interface SchedulerOptions {
   readonly lightSliceMs?: number;
   /** where shapes that used up their slice are noted (the schedule layer reads it) */
   readonly learnt?: LearntCosts;
+  /** where the sizes of large replies are noted, and read as each call is taken (Owner.inPool) */
+  readonly replySizes?: ReplySizes;
 }
 
 /** What the scheduler needs of the pool: cancelling running calls is optional (test pools may leave it out). */
@@ -153,6 +181,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const heavyCapWithLight = Math.max(1, pool.workers - 1);
   const holdLightMs = opts.holdLightMs ?? HOLD_LIGHT_MS;
   const learnt = opts.learnt;
+  const sizes = opts.replySizes;
+  const struck = new StruckShapes();
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
   const ring: Record<CostClass, Map<unknown, Waiting[]>> = { light: new Map(), heavy: new Map() };
@@ -218,6 +248,20 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     const quantum = QUANTUM[cls];
     const out: Waiting[] = [];
     const r = ring[cls];
+    const now = Date.now();
+    // Calls answered here for being past their deadline, taken from the queue all the same.
+    let overdueCalls = 0;
+    /**
+     * A call past its deadline and the grace after it by its turn (it waited for its client to
+     * read) is answered over budget here: sent to a worker, its task would be past its hard bound
+     * at once, and aborted with its worker.
+     */
+    const overdue = (it: Waiting, at: number): boolean => {
+      if (it.task.deadline === undefined || it.task.deadline + HARD_BOUND_GRACE_MS >= at) return false;
+      overdueCalls++;
+      it.answered({ error: limitError(RPC.BUDGET_EXCEEDED, `${it.task.budgetMs ?? 0} ms: --call-budget-ms`) });
+      return true;
+    };
     // Map iteration visits entries re-added during it, so re-adding a served owner at the end
     // makes this loop go round the owners one call at a time.
     for (const [share, list] of r) {
@@ -231,19 +275,71 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         r.delete(share);
         continue;
       }
-      // A paused owner keeps its place and its calls; wake() looks again once it reads.
-      if (list[0]!.owner.isPaused) continue;
+      // A paused owner keeps its place and its calls; wake() looks again once it reads. But one
+      // whose pause includes replies waiting for an earlier call, with nothing in the pool, gets its
+      // oldest call run: else those replies would wait for a call that waits for them.
+      const head = list[0]!.owner;
+      if (head.isPaused) {
+        if (head.replyWaits && head.inPool?.calls === 0 && share === head && out.length < max) {
+          const oldest = oldestOf(cls, share, list);
+          if (oldest >= 0) {
+            const it = list.splice(oldest, 1)[0]!;
+            if (!overdue(it, now)) {
+              taken(it);
+              out.push(it);
+            }
+            r.delete(share);
+            if (list.length > 0) r.set(share, list);
+          }
+        }
+        continue;
+      }
       // A turn ends early at a closed or paused owner (one share may hold several: HTTP requests).
+      // What a call is expected to answer counts against its owner at once, so the next call of
+      // the same owner in this turn already sees it.
       for (let q = 0; q < quantum && out.length < max && list.length > 0; q++) {
         const next = list[0]!.owner;
         if (next.isClosed || next.isPaused) break;
-        out.push(list.shift()!);
+        const it = list.shift()!;
+        if (overdue(it, now)) continue;
+        taken(it);
+        out.push(it);
       }
       r.delete(share);
       if (list.length > 0) r.set(share, list);
     }
-    queuedIn[cls] -= out.length;
+    queuedIn[cls] -= out.length + overdueCalls;
     return out;
+  };
+
+  /**
+   * Where in `list` (the share's queue in ring `cls`) its owner's oldest waiting call is, or -1 when
+   * the oldest is in the other ring (that ring's turn takes it).
+   */
+  const oldestOf = (cls: CostClass, share: unknown, list: readonly Waiting[]): number => {
+    let at = 0;
+    for (let i = 1; i < list.length; i++) if (list[i]!.at < list[at]!.at) at = i;
+    const other = ring[cls === 'light' ? 'heavy' : 'light'].get(share);
+    if (other) for (const it of other) if (it.at < list[at]!.at && !it.owner.isClosed) return -1;
+    return at;
+  };
+
+  /** A call goes to the pool: it counts in its owner's inPool, with what it is expected to answer. */
+  const taken = (it: Waiting) => {
+    if (sizes) it.expected = sizes.expected(it.task);
+    const inPool = it.owner.inPool;
+    if (!inPool) return;
+    inPool.calls++;
+    inPool.expectedBytes += it.expected;
+  };
+  /** A call is back from the pool (answered, or to be queued again). */
+  const back = (it: Waiting) => {
+    const inPool = it.owner.inPool;
+    if (inPool) {
+      inPool.calls--;
+      inPool.expectedBytes -= it.expected;
+    }
+    it.expected = 0;
   };
 
   const timing = opts.timing;
@@ -286,13 +382,26 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       tasks--;
       if (cls === 'heavy') heavyTasks--;
       running -= items.length;
+      // Back: what they were expected to answer no longer counts (the answers themselves do, in
+      // their owners' sessions, until their clients read them). Large answers teach their shapes.
+      for (let i = 0; i < items.length; i++) {
+        const it = items[i]!;
+        back(it);
+        if (!sizes) continue;
+        const a = answers[i];
+        const bytes = a instanceof Uint8Array ? a.length : a && 'bytes' in a ? a.bytes.length : 0;
+        if (bytes > 0) sizes.note(it.task, bytes);
+      }
       const slices = answers.slices;
       if (slices) {
         // Calls that ran long to the end stand; their shapes get a strike.
         for (const i of slices.slow) {
           const it = items[i];
-          if (!it || !learnt) continue;
-          learnt.strike(shapeOfTask(it.task));
+          if (!it) continue;
+          const shape = shapeOfTask(it.task);
+          struck.strike(it.task, shape);
+          if (!learnt) continue;
+          learnt.strike(shape);
           learnt.ranLong++;
         }
         // Calls stopped at their slice run again from the start, as heavy: first among their
@@ -300,8 +409,10 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         for (let k = slices.sliced.length - 1; k >= 0; k--) {
           const it = items[slices.sliced[k]!];
           if (!it) continue;
+          const shape = shapeOfTask(it.task);
+          struck.strike(it.task, shape);
           if (learnt) {
-            learnt.strike(shapeOfTask(it.task));
+            learnt.strike(shape);
             learnt.requeued++;
           }
           requeueHeavy(it);
@@ -322,6 +433,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       }
       for (let i = 0; i < items.length; i++) {
         if (slices && (slices.sliced.includes(i) || unrun?.includes(i))) continue;
+        // A light call of a struck shape back within its slice: the shape is light again.
+        if (cls === 'light' && struck.size > 0 && !slices?.slow.includes(i)) struck.clear(items[i]!.task);
         items[i]!.answered(answers[i] ?? { error: protocolError(RPC.INTERNAL) });
       }
       // Not at once: what else comes back or arrives in this turn travels in the same tasks.
@@ -354,6 +467,11 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       holdTimer = undefined;
     }
     const now = performance.now();
+    const heavyCap = now - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
+    // With no heavy task out, heavy calls get a task before light ones fill every slot: while light
+    // calls kept coming (a thousand guessed light, each stopped at its slice and queued again as
+    // heavy) the heavy ones never got one, and what their answers teach (their reply sizes) came late.
+    if (heavyTasks === 0 && heavyCap > 0) fillHeavy(1);
     // Light calls were already out when this fill began: what waits may wait for them (below).
     const lightOut = tasks > heavyTasks;
     const holdOver = heldSince !== undefined && now - heldSince >= holdLightMs;
@@ -387,24 +505,39 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       }
       let items = take('light', size);
       if (items.length === 0) break; // every owner with calls waiting is paused
-      // Calls queued light before their shape was learnt heavy go to the heavy calls instead of
-      // using up a slice each first (a thousand of one shape queued at once did).
-      // Shapes are made only while the learner keeps some.
-      if (learnt && learnt.kept > 0 && items.some((it) => learnt.learntHeavy(shapeOfTask(it.task)))) {
+      // Calls queued light before their shape was learnt heavy, or known to answer more than a
+      // slice can write, go to the heavy calls instead of using up a slice each first (a thousand
+      // of one shape queued at once did). Shapes are made only while the learner keeps some.
+      const heavyNow = (it: Waiting) => (learnt !== undefined && learnt.kept > 0 && learnt.learntHeavy(shapeOfTask(it.task))) || it.expected >= HEAVY_REPLY_BYTES;
+      if (items.some(heavyNow)) {
         const light: Waiting[] = [];
         for (const it of items) {
-          if (learnt.learntHeavy(shapeOfTask(it.task))) requeueHeavy(it);
-          else light.push(it);
+          if (heavyNow(it)) {
+            back(it);
+            requeueHeavy(it);
+          } else light.push(it);
         }
         items = light;
         if (items.length === 0) continue;
+      }
+      // Calls of shapes that used up a slice lately go last: the task stops at the first call that
+      // uses up its slice, and the calls behind it would wait that slice for nothing (StruckShapes).
+      if (struck.size > 0 && items.some((it) => struck.has(it.task))) {
+        const first: Waiting[] = [];
+        const last: Waiting[] = [];
+        for (const it of items) (struck.has(it.task) ? last : first).push(it);
+        items = first.concat(last);
       }
       send('light', items);
     }
     // The hold ends when nothing light waits; calls left waiting keep the time the hold began.
     if (queuedIn.light === 0) heldSince = undefined;
-    const heavyCap = now - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
-    while (tasks < maxTasks && heavyTasks < heavyCap && ring.heavy.size > 0) {
+    fillHeavy(heavyCap);
+  };
+
+  /** Fills free task slots with heavy calls, up to `cap` heavy tasks in the pool. */
+  const fillHeavy = (cap: number) => {
+    while (tasks < maxTasks && heavyTasks < cap && ring.heavy.size > 0) {
       const size = Math.min(HEAVY_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.heavy / (maxTasks - tasks))));
       const items = take('heavy', size);
       if (items.length === 0) break;
@@ -419,7 +552,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     const r = ring[cost];
     const share = owner.share ?? owner;
     const list = r.get(share);
-    const waiting: Waiting = { owner, task, answered, at };
+    const waiting: Waiting = { owner, task, answered, at, expected: 0 };
     if (list) list.push(waiting);
     else r.set(share, [waiting]);
     queuedIn[cost]++;
@@ -435,6 +568,12 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     },
     get running() {
       return running;
+    },
+    get heldCalls() {
+      // Counted when asked (a scrape), not kept as owners pause and go on.
+      let n = 0;
+      for (const r of [ring.light, ring.heavy]) for (const list of r.values()) for (const it of list) if (it.owner.isPaused && !it.owner.isClosed) n++;
+      return n;
     },
   };
 }

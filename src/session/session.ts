@@ -18,6 +18,8 @@ export type Transport = 'ws' | 'http';
 
 interface Slot {
   reply: Reply | undefined;
+  /** the reply's length once it is there (counted in waitingBytes until it leaves) */
+  bytes: number;
   /** a notice rather than the reply to a request (counted in NoticeCounts) */
   readonly notice: boolean;
   /** what the caller of enqueue gave to know the request by (answerUnanswered hands it back) */
@@ -36,6 +38,8 @@ export interface NoticeCounts {
 let nextConnId = 1;
 
 const NO_LIMITS: UserLimits = Object.freeze({});
+/** Sessions made without a connection's options (tests of single layers) are never paused. */
+const NO_BUDGET = Object.freeze({ maxUnreadBytesPerConnection: Number.POSITIVE_INFINITY });
 /** For sessions made without a node's metrics (tests of single layers): counted, never read. */
 const UNREAD_COUNTS: NoticeCounts = { sent: 0, dropped: 0 };
 
@@ -142,10 +146,46 @@ export class Session {
   }
 
   /**
-   * True while the client leaves more than --max-unread-bytes-per-connection of replies unread: the
-   * scheduler then runs none of its pool calls (they wait) until it reads. Set by the transport.
+   * Bytes of replies the transport holds that the client has not read yet (WebSocket: what
+   * uWebSockets.js has queued). Set by the transport.
    */
-  isPaused = false;
+  unreadBytes = 0;
+  /**
+   * This session's calls in the worker pool, and the bytes they are expected to answer
+   * (src/pool/reply-sizes.ts): the scheduler counts each call in as it hands it to the pool, and out
+   * when it is back.
+   */
+  readonly inPool = { calls: 0, expectedBytes: 0 };
+  /** Bytes of finished replies waiting for an earlier reply to be ready (the reply order). */
+  private waitingBytes = 0;
+  /** where isPaused reads --max-unread-bytes-per-connection (the connection gives the node's options: reloads apply) */
+  replyBudget: { readonly maxUnreadBytesPerConnection: number } = NO_BUDGET;
+
+  /**
+   * True while this session's replies outstanding (unread, waiting for their turn, and expected of
+   * its calls in the pool) are over --max-unread-bytes-per-connection: the scheduler then hands none
+   * of its pool calls to a worker (they wait, in order) until the client reads. A call whose answer
+   * is unknown counts as nothing, so a session below the limit may always start one more; a client
+   * that does not read is held to about the limit plus one reply (README "Replies outstanding per
+   * connection").
+   */
+  get isPaused(): boolean {
+    return this.unreadBytes + this.waitingBytes + this.inPool.expectedBytes > this.replyBudget.maxUnreadBytesPerConnection;
+  }
+
+  /**
+   * True while a finished reply waits for an earlier one and the client reads what it has: the
+   * scheduler then runs this session's oldest call even while paused, as the waiting replies may be
+   * waiting for it. A client that leaves more than its limit unread gets nothing more until it reads.
+   */
+  get replyWaits(): boolean {
+    return this.waitingBytes > 0 && this.unreadBytes <= this.replyBudget.maxUnreadBytesPerConnection;
+  }
+
+  /** Bytes of replies outstanding, as isPaused counts them (metrics, logs). */
+  get outstandingBytes(): number {
+    return this.unreadBytes + this.waitingBytes + this.inPool.expectedBytes;
+  }
 
   /** Number of requests whose replies have not been handed to the transport yet. */
   get pending(): number {
@@ -158,22 +198,22 @@ export class Session {
    */
   enqueue(result: Reply | Promise<Reply>, notice = false, tag?: unknown): void {
     if (this.closed) return;
-    const slot: Slot = { reply: undefined, notice, tag };
+    const slot: Slot = { reply: undefined, bytes: 0, notice, tag };
     this.queue.push(slot);
     if (!(result instanceof Promise)) {
-      slot.reply = result;
+      this.settle(slot, result);
       return this.flush();
     }
     result.then(
       (reply) => {
-        slot.reply = reply;
+        this.settle(slot, reply);
         this.flush();
       },
       (err: unknown) => {
         // The pipeline answers every call itself; a rejection here is a bug, so it is logged and
         // answered, or every later reply of this connection would wait forever.
         this.log.error({ err }, 'a call ended without a reply');
-        slot.reply = { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 };
+        this.settle(slot, { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 });
         this.flush();
       },
     );
@@ -185,28 +225,38 @@ export class Session {
    */
   enqueueWhen(done: Promise<unknown>, holder: { readonly reply?: Reply }): void {
     if (this.closed) return;
-    const slot: Slot = { reply: undefined, notice: false, tag: holder };
+    const slot: Slot = { reply: undefined, bytes: 0, notice: false, tag: holder };
     this.queue.push(slot);
     done.then(
       () => {
-        if (holder.reply !== undefined) slot.reply = holder.reply;
+        if (holder.reply !== undefined) this.settle(slot, holder.reply);
         else {
           this.log.error('a call ended without a reply');
-          slot.reply = { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 };
+          this.settle(slot, { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 });
         }
         this.flush();
       },
       (err: unknown) => {
         this.log.error({ err }, 'a call ended without a reply');
-        slot.reply = { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 };
+        this.settle(slot, { body: invalidReply(protocolError(RPC.INTERNAL)), status: 500 });
         this.flush();
       },
     );
   }
 
+  /** A slot's reply is there: it counts as waiting until flush hands it on. */
+  private settle(slot: Slot, reply: Reply): void {
+    slot.reply = reply;
+    if (reply) {
+      slot.bytes = reply.body.length;
+      this.waitingBytes += slot.bytes;
+    }
+  }
+
   private flush(): void {
     while (this.queue.length > 0 && this.queue[0]!.reply !== undefined) {
-      const { reply, notice } = this.queue.shift()!;
+      const { reply, notice, bytes } = this.queue.shift()!;
+      this.waitingBytes -= bytes;
       if (this.closed) continue;
       this.sink(reply!);
       if (notice) this.noticeCounts.sent++;
@@ -222,7 +272,7 @@ export class Session {
     let n = 0;
     for (const slot of this.queue) {
       if (slot.reply !== undefined || slot.notice) continue;
-      slot.reply = replyOf(slot.tag);
+      this.settle(slot, replyOf(slot.tag));
       n++;
     }
     this.flush();
@@ -255,6 +305,7 @@ export class Session {
     this.closed = true;
     for (const slot of this.queue) if (slot.notice) this.noticeCounts.dropped++;
     this.queue.length = 0;
+    this.waitingBytes = 0;
     for (const fn of this.cleanups ?? []) {
       try {
         fn();

@@ -12,6 +12,7 @@ import { parseFcTime } from '../chain/fc/fc-json.js';
 import { openPool, type CallPool } from '../pool/pool.js';
 import { chainLookups } from '../pool/lookups.js';
 import { LearntCosts } from '../pool/learnt-costs.js';
+import { ReplySizes } from '../pool/reply-sizes.js';
 import { fairScheduler, type Scheduler } from '../pool/scheduler.js';
 import { checkRegistry } from '../api/registry.js';
 import { Confirmations } from '../handlers/confirmations.js';
@@ -74,6 +75,8 @@ export async function serveFrontEnd(p: {
   const following = config.follow !== null;
   // Cost classes learnt from light calls that used up their slice (the scheduler notes them, the schedule layer reads them).
   const learnt = new LearntCosts();
+  // Sizes of large replies by call shape: the scheduler counts them against a connection's replies outstanding.
+  const replySizes = new ReplySizes();
   const metrics = nodeMetrics({
     connections: () => ({ ws: parts.server?.connections ?? 0, http: parts.server?.httpRequests ?? 0 }),
     pool: () => ({
@@ -83,6 +86,11 @@ export async function serveFrontEnd(p: {
       workers: config.workers,
       replySlab: parts.pool?.replySlab ?? NO_SLAB,
       slices: { learnt: learnt.learnt, kept: learnt.kept, requeued: learnt.requeued, ranLong: learnt.ranLong },
+      // Counted only by the gauge that reads it (every pool gauge asks for this object).
+      get heldCalls() {
+        return parts.scheduler?.heldCalls ?? 0;
+      },
+      replySizesKept: replySizes.kept,
     }),
     head: () => {
       const dgp = JSON.parse(store.objects.get([2, 1, 0])!.toString('utf8')) as { head_block_number: number; time: string; last_irreversible_block_num: number };
@@ -112,6 +120,7 @@ export async function serveFrontEnd(p: {
     },
     lightSliceMs: config.lightSliceMs,
     learnt,
+    replySizes,
     timing: metrics.poolTiming,
   }));
   const chain = chainLookups(scheduler);
@@ -145,7 +154,7 @@ export async function serveFrontEnd(p: {
     storeChanged: () => pool.storeChanged(),
     log,
   };
-  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls, learnt });
+  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls, learnt, replySizes });
   let closing: Promise<void> | undefined;
   let server: RpcServer;
   try {

@@ -7,6 +7,7 @@ import { LogBudget } from '../log.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import { releaseReply } from '../protocol/reply-slab.js';
+import { DROPPED, WsOutbox } from './ws-outbox.js';
 import type { Connection, Credentials } from '../pipeline/connection.js';
 import { TokenBucket } from '../token-bucket.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
@@ -23,6 +24,10 @@ export interface WsData {
   openedAt?: number;
   /** this connection's oversized messages, logged at most once a second (made on the first) */
   refusals?: LogBudget;
+  /** what it is sent and its socket has not taken yet (large replies, and what waits behind them) */
+  outbox?: WsOutbox;
+  /** true while a write of what the outbox holds is due (after a drain) */
+  outboxDrains?: boolean;
 }
 
 export interface WebSockets {
@@ -37,18 +42,25 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
   const { config, buffered, monitor, limits, waitingRequests } = ctx;
   const maxBody = config.maxRequestBytes;
   const sockets = new Set<uWS.WebSocket<WsData>>();
+  /** What a WebSocket holds queued: in uWS, and in its outbox. */
+  const queuedFor = (ws: uWS.WebSocket<WsData>) => ws.getBufferedAmount() + (ws.getUserData().outbox?.bytes ?? 0);
   /** Counts what a WebSocket holds queued, and closes it when the node is over budget and it over its share. */
   const holding = (ws: uWS.WebSocket<WsData>) => {
-    const unread = ws.getBufferedAmount();
+    const data = ws.getUserData();
+    const unread = queuedFor(ws);
     buffered.set(ws, unread);
-    ws.getUserData().conn?.unread(unread);
+    data.conn?.unread(unread);
     if (buffered.overShare(ws)) {
-      const data = ws.getUserData();
-      data.conn?.log.warn({ held: ws.getBufferedAmount() }, 'client does not read and the node is over --max-buffered-bytes; closing');
+      data.conn?.log.warn({ held: unread }, 'client does not read and the node is over --max-buffered-bytes; closing');
       monitor.closed('max-buffered-bytes');
       data.conn?.close();
       ws.end(1013, 'node over its memory budget: read your replies');
     }
+  };
+  /** A WebSocket dropped for holding more than --ws-max-buffered-bytes unread when sent more. */
+  const dropped = (ws: uWS.WebSocket<WsData>) => {
+    monitor.closed('ws-max-buffered-bytes');
+    ws.getUserData().conn?.log.warn('client does not read; closing');
   };
   /** Reads one WebSocket request: into the pipeline, and closes a connection far over its limit. */
   const readWs = (ws: uWS.WebSocket<WsData>, text: string) => {
@@ -91,6 +103,17 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
     if (toWrite.push(w) === 1) queueMicrotask(writeAll);
   };
 
+  /** Writes on what a WebSocket's outbox holds (after a drain), unless it has closed meanwhile. */
+  const writeHeld = (ws: uWS.WebSocket<WsData>) => {
+    const data = ws.getUserData();
+    data.outboxDrains = false;
+    if (!sockets.has(ws) || data.conn?.isClosed || !data.outbox) return;
+    let status = 1;
+    ws.cork(() => void (status = data.outbox!.drain(ws)));
+    if (status === DROPPED) dropped(ws);
+    else holding(ws);
+  };
+
   app.ws<WsData>('/*', {
     compression: uWS.DISABLED,
     // Frames up to twice the request limit are read and answered with -32007; larger ones close
@@ -124,30 +147,41 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
       const data = ws.getUserData();
       // Replies ready in this microtask checkpoint, written together by `writeOut`.
       const out: (string | Uint8Array)[] = [];
+      const outbox = (data.outbox = new WsOutbox());
       const writeOut = () => {
         if (data.conn?.isClosed) {
           for (const body of out) releaseReply(body);
           out.length = 0;
           return;
         }
-        let dropped = 0;
+        // A client already holding more than --ws-max-buffered-bytes unread is disconnected rather
+        // than allowed to grow our memory, without a close frame (it could not get past the unread
+        // bytes): uWS' own rule for what it holds (its maxBackpressure), kept for what the outbox holds.
+        if (outbox.bytes > 0 && queuedFor(ws) > config.wsMaxBufferedBytes) {
+          for (const body of out) releaseReply(body);
+          out.length = 0;
+          dropped(ws);
+          data.conn?.close();
+          ws.close();
+          return;
+        }
+        let status = 1;
         let held = false;
         ws.cork(() => {
           for (const body of out) {
-            const status = ws.send(body, false);
-            // uWS has the bytes now (what the socket did not take is copied into its buffer).
-            releaseReply(body);
-            // 2 = dropped at the per-connection backpressure limit; uWS then closes the socket itself.
-            if (status === 2) dropped++;
-            else if (status === 0) held = true;
+            // After a drop uWS closes the socket itself: nothing more is written.
+            if (status === DROPPED) {
+              releaseReply(body);
+              continue;
+            }
+            // uWS or the outbox has the bytes now (the body is released once written).
+            status = outbox.write(ws, body);
+            if (status === 0) held = true;
           }
         });
         out.length = 0;
-        for (let i = 0; i < dropped; i++) {
-          monitor.closed('ws-max-buffered-bytes');
-          data.conn?.log.warn('client does not read; closing');
-        }
-        if (held && dropped === 0) holding(ws);
+        if (status === DROPPED) dropped(ws);
+        else if (held) holding(ws);
       };
       data.conn = ctx.newConnection('ws', data.credentials, data.address, (reply) => {
         if (!reply) return;
@@ -187,6 +221,13 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
       }
     },
     drain(ws) {
+      const data = ws.getUserData();
+      // What the outbox holds is written on after this callback: written in it, uWS stopped
+      // watching the socket for room once the callback returned, and drained no further.
+      if (data.outbox && data.outbox.bytes > 0 && !data.outboxDrains) {
+        data.outboxDrains = true;
+        setImmediate(writeHeld, ws);
+      }
       holding(ws);
     },
     // uWS answers every ping itself; a client that floods them gets its connection closed instead
@@ -203,6 +244,7 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
       sockets.delete(ws);
       buffered.set(ws, 0);
       const data = ws.getUserData();
+      data.outbox?.clear();
       monitor.unread(waitingRequests.forget(data));
       data.conn?.close();
       limits.close(data.address);

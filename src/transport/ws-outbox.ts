@@ -1,0 +1,98 @@
+// What a WebSocket is sent, in order, as fast as its socket takes it. A reply of up to
+// WS_WHOLE_REPLY_BYTES is handed to uWebSockets.js whole when nothing waits, as before: what the
+// socket does not take, uWS copies into its own buffer. A larger one is written as one message in
+// fragments of WS_FRAGMENT_BYTES, each only once uWS holds nothing unsent, and the rest of it stays
+// here, in the buffer the worker filled, until the socket drains. Handed to uWS whole, a 9.4 MB
+// reply to a client that did not read cost the front end's thread a copy of the 5 MB the kernel
+// did not take (4 to 36 ms, with the allocation of a buffer that size), and the node that copy
+// besides the reply itself (README "Replies outstanding per connection"). Once something is held
+// here, every later reply waits behind it (a message may not start inside another); those in the
+// reply slab are copied out, so that a slow reader holds no slab slot.
+//
+// Fragments stay under 16 KiB: uWS 20.30 writes a frame of 16 KiB or more, sent with nothing
+// buffered, as its header and then its payload, and when the socket takes the header but none of
+// the payload it buffers the header a second time (a client then reads a frame header inside a
+// payload: "RSV2 and RSV3 must be clear"). Smaller frames go through its cork buffer, whole.
+
+import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
+import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES } from '../tuning.js';
+
+/** What the outbox uses of a uWS WebSocket (tests give an imitation). */
+export interface FragmentSocket {
+  send(message: string | Uint8Array, isBinary?: boolean): number;
+  // uWebSockets.js 20.30 answers these with a number (its send status), whatever its declarations say.
+  sendFirstFragment(message: string | Uint8Array, isBinary?: boolean): number | boolean;
+  sendFragment(message: string | Uint8Array): number | boolean;
+  sendLastFragment(message: string | Uint8Array): number | boolean;
+  getBufferedAmount(): number;
+}
+
+/** uWS' send status for a message dropped at its backpressure limit (it then closes the socket). */
+export const DROPPED = 2;
+
+interface Held {
+  /** the reply's bytes */
+  readonly bytes: Uint8Array;
+  /** bytes of it handed to uWS already */
+  offset: number;
+}
+
+export class WsOutbox {
+  private readonly held: Held[] = [];
+  private heldBytes = 0;
+
+  /** Bytes of replies held here, not yet handed to uWS. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /**
+   * Sends `body` after everything before it: at once when nothing is held and it is small, else
+   * held and written as the socket takes it. Returns DROPPED when uWS dropped a message (it closes
+   * the socket: nothing more may be written), else 0 when something waits (in uWS or here), 1 when
+   * the socket took everything.
+   */
+  write(ws: FragmentSocket, body: string | Uint8Array): number {
+    if (this.held.length === 0 && body.length <= WS_WHOLE_REPLY_BYTES) {
+      const status = ws.send(body, false);
+      releaseReply(body);
+      return status;
+    }
+    // Held as bytes of its own: out of the reply slab (see above), or a text encoded once.
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body instanceof LeasedBytes ? new Uint8Array(body) : body;
+    releaseReply(body);
+    this.held.push({ bytes, offset: 0 });
+    this.heldBytes += bytes.length;
+    return this.drain(ws);
+  }
+
+  /** Writes on what is held while uWS holds nothing unsent. Returns as write does. */
+  drain(ws: FragmentSocket): number {
+    while (this.held.length > 0) {
+      if (ws.getBufferedAmount() > 0) return 0;
+      const h = this.held[0]!;
+      const { bytes } = h;
+      // A reply of one fragment or less goes whole.
+      if (h.offset === 0 && bytes.length <= WS_FRAGMENT_BYTES) {
+        this.held.shift();
+        this.heldBytes -= bytes.length;
+        if (ws.send(bytes, false) === DROPPED) return DROPPED;
+        continue;
+      }
+      const end = Math.min(bytes.length, h.offset + WS_FRAGMENT_BYTES);
+      const chunk = bytes.subarray(h.offset, end);
+      const status = h.offset === 0 ? ws.sendFirstFragment(chunk, false) : end === bytes.length ? ws.sendLastFragment(chunk) : ws.sendFragment(chunk);
+      if (status === DROPPED) return DROPPED;
+      this.heldBytes -= end - h.offset;
+      h.offset = end;
+      if (end === bytes.length) this.held.shift();
+    }
+    return ws.getBufferedAmount() > 0 ? 0 : 1;
+  }
+
+  /** Lets go of everything held (the socket closed). */
+  clear(): void {
+    this.held.length = 0;
+    this.heldBytes = 0;
+  }
+}
