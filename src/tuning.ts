@@ -186,13 +186,6 @@ export const REPLY_SIZE_SHAPES = 1024;
 /** How long a shape's largest reply is expected of its calls, in ms (as long as a learnt cost class). Test: test/reply-sizes.test.ts */
 export const REPLY_SIZE_FOR_MS = 10 * 60_000;
 
-// Tunes src/pool/struck-shapes.ts
-/** How long a shape whose light call used up its slice has its light calls put last in their tasks, in ms (as long as LIGHT_RECENT_MS). Test: test/struck-shapes.test.ts */
-export const STRUCK_FOR_MS = 2000;
-
-/** Struck shapes kept at most, the oldest strike forgotten first. Test: test/struck-shapes.test.ts */
-export const STRUCK_SHAPES = 256;
-
 // Tunes src/protocol/reply-slab.ts
 /** Bytes of one slot: two history pages of 100 entries; a reply larger than a slot has its own buffer. Test: test/reply-slab.test.ts */
 export const SLOT_BYTES = 64 * 1024;

@@ -430,61 +430,6 @@ test('a call past its deadline and the grace after it when its turn comes is ans
   t.is(s.queued, 0);
 });
 
-test('with no heavy task out, heavy calls get a task before light ones take every slot', async (t) => {
-  const { pool, tasks } = heldPool(2);
-  const s = fairScheduler(pool, { maxQueued: 10_000 });
-  for (let o = 0; o < 8; o++) {
-    const owner = { isClosed: false, isPaused: false };
-    for (let i = 0; i < MAX_CALLS_PER_TASK; i++) void s.submit(owner, 'light', task(`l${o}-${i}`));
-  }
-  void s.submit({ isClosed: false, isPaused: false }, 'heavy', task('heavy'));
-  await settle();
-  t.is(tasks.length, 2 * 2, 'every slot is taken');
-  t.true(
-    tasks.some((x) => x.calls.length === 1 && x.calls[0]!.method === 'heavy'),
-    'one of them by the heavy call',
-  );
-});
-
-test('after a light call of a shape used up its slice, calls of that shape go last in their light tasks, until one runs within its slice', async (t) => {
-  const { pool, tasks } = slicingPool(2);
-  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt: new LearntCosts() });
-  const attackers = [0, 1, 2].map(() => ({ isClosed: false, isPaused: false }));
-  const neighbour = { isClosed: false, isPaused: false };
-  const shape = (i: number): PoolTask => ({ set: 'block', method: 'get_blocks', params: [1, 49], head: `b${i}` });
-  void s.submit(attackers[0]!, 'light', shape(0));
-  await settle();
-  tasks[0]!.finish({ sliced: [0], slow: [] });
-  await settle();
-  // The stopped call runs again as heavy; meanwhile many more of its shape come, and a neighbour's call.
-  for (let i = 1; i < 10; i++) void s.submit(attackers[i % 3]!, 'light', shape(i));
-  void s.submit(neighbour, 'light', task('neighbour'));
-  await settle();
-  const light = tasks.slice(1).filter((x) => x.calls.some((c) => c.sliceMs !== undefined));
-  t.is(light.length, 1);
-  const names = light[0]!.calls.map((c) => c.head ?? c.method);
-  t.is(names[0], 'neighbour', 'the neighbour\'s call first, whatever the turns');
-  t.deepEqual(names.slice(1).sort(), Array.from({ length: 9 }, (_, i) => `b${i + 1}`).sort());
-  // The first of them is stopped again: the neighbour's is answered, the others go back.
-  const sent = tasks.length;
-  light[0]!.finish({ sliced: [1], slow: [], unrun: [2, 3, 4, 5, 6, 7, 8, 9] });
-  await settle();
-  const next = tasks.slice(sent).filter((x) => x.calls.some((c) => c.sliceMs !== undefined));
-  t.is(next[0]!.calls.length, 8, 'the others go again at once');
-  // One of its calls runs within its slice: the shape is light again, its calls in turn with others.
-  next[0]!.finish();
-  await settle();
-  const before = tasks.length;
-  void s.submit(attackers[0]!, 'light', shape(20));
-  void s.submit(neighbour, 'light', task('later'));
-  await settle();
-  t.deepEqual(
-    tasks.slice(before).flatMap((x) => x.calls.filter((c) => c.sliceMs !== undefined).map((c) => c.head ?? c.method)),
-    ['b20', 'later'],
-    'in the order of their turns',
-  );
-});
-
 test('light calls of a shape known to answer more than HEAVY_REPLY_BYTES go to the heavy calls when their turn comes', async (t) => {
   const { pool, tasks } = sizedPool(2, () => 100);
   const replySizes = new ReplySizes();

@@ -36,7 +36,6 @@ import { RPC, limitError, protocolError } from '../errors.js';
 import type { CallPool } from './pool.js';
 import { shapeOf, type LearntCosts } from './learnt-costs.js';
 import type { ReplySizes } from './reply-sizes.js';
-import { StruckShapes } from './struck-shapes.js';
 import { HEAVY_REPLY_BYTES, HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
 
 /**
@@ -182,7 +181,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   const holdLightMs = opts.holdLightMs ?? HOLD_LIGHT_MS;
   const learnt = opts.learnt;
   const sizes = opts.replySizes;
-  const struck = new StruckShapes();
   // Per class, owners with waiting calls and their queues, in round-robin order. An owner is in a
   // ring only while it has calls waiting, so nothing here outlives its calls.
   const ring: Record<CostClass, Map<unknown, Waiting[]>> = { light: new Map(), heavy: new Map() };
@@ -398,10 +396,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         for (const i of slices.slow) {
           const it = items[i];
           if (!it) continue;
-          const shape = shapeOfTask(it.task);
-          struck.strike(it.task, shape);
           if (!learnt) continue;
-          learnt.strike(shape);
+          learnt.strike(shapeOfTask(it.task));
           learnt.ranLong++;
         }
         // Calls stopped at their slice run again from the start, as heavy: first among their
@@ -409,10 +405,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         for (let k = slices.sliced.length - 1; k >= 0; k--) {
           const it = items[slices.sliced[k]!];
           if (!it) continue;
-          const shape = shapeOfTask(it.task);
-          struck.strike(it.task, shape);
           if (learnt) {
-            learnt.strike(shape);
+            learnt.strike(shapeOfTask(it.task));
             learnt.requeued++;
           }
           requeueHeavy(it);
@@ -433,8 +427,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       }
       for (let i = 0; i < items.length; i++) {
         if (slices && (slices.sliced.includes(i) || unrun?.includes(i))) continue;
-        // A light call of a struck shape back within its slice: the shape is light again.
-        if (cls === 'light' && struck.size > 0 && !slices?.slow.includes(i)) struck.clear(items[i]!.task);
         items[i]!.answered(answers[i] ?? { error: protocolError(RPC.INTERNAL) });
       }
       // Not at once: what else comes back or arrives in this turn travels in the same tasks.
@@ -467,11 +459,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       holdTimer = undefined;
     }
     const now = performance.now();
-    const heavyCap = now - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
-    // With no heavy task out, heavy calls get a task before light ones fill every slot: while light
-    // calls kept coming (a thousand guessed light, each stopped at its slice and queued again as
-    // heavy) the heavy ones never got one, and what their answers teach (their reply sizes) came late.
-    if (heavyTasks === 0 && heavyCap > 0) fillHeavy(1);
     // Light calls were already out when this fill began: what waits may wait for them (below).
     const lightOut = tasks > heavyTasks;
     const holdOver = heldSince !== undefined && now - heldSince >= holdLightMs;
@@ -520,24 +507,12 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         items = light;
         if (items.length === 0) continue;
       }
-      // Calls of shapes that used up a slice lately go last: the task stops at the first call that
-      // uses up its slice, and the calls behind it would wait that slice for nothing (StruckShapes).
-      if (struck.size > 0 && items.some((it) => struck.has(it.task))) {
-        const first: Waiting[] = [];
-        const last: Waiting[] = [];
-        for (const it of items) (struck.has(it.task) ? last : first).push(it);
-        items = first.concat(last);
-      }
       send('light', items);
     }
     // The hold ends when nothing light waits; calls left waiting keep the time the hold began.
     if (queuedIn.light === 0) heldSince = undefined;
-    fillHeavy(heavyCap);
-  };
-
-  /** Fills free task slots with heavy calls, up to `cap` heavy tasks in the pool. */
-  const fillHeavy = (cap: number) => {
-    while (tasks < maxTasks && heavyTasks < cap && ring.heavy.size > 0) {
+    const heavyCap = now - lastLight < LIGHT_RECENT_MS ? heavyCapWithLight : maxTasks;
+    while (tasks < maxTasks && heavyTasks < heavyCap && ring.heavy.size > 0) {
       const size = Math.min(HEAVY_CALLS_PER_TASK, Math.max(1, Math.ceil(queuedIn.heavy / (maxTasks - tasks))));
       const items = take('heavy', size);
       if (items.length === 0) break;
