@@ -26,7 +26,7 @@ test('at the maintenance interval the expired feeds of a witness-fed asset are e
   const published = m.obj('2.4.1')!.feeds[0];
 
   // two hours on: the feeds are past their 10 minutes, and a maintenance interval has come
-  m.skip(2 * HOUR);
+  m.elapse(2 * HOUR);
   m.block();
   t.deepEqual(m.obj('2.4.0')!.feeds, []);
   t.deepEqual(m.obj('2.4.1')!.feeds, [published]);
@@ -59,7 +59,7 @@ test('feeds that expire in one block are processed in the order they expire, and
   // A feed is stored at the head block time, the time of the block before its own. p1's are 600 s
   // old or more in this block (B's at 603, A's at 600), p2's 597: 1 for 20 remains, and 15 core a
   // USD is a black swan
-  m.skip(594);
+  m.elapse(594);
   const expired = m.block();
   t.is(m.obj('1.8.0'), undefined);
   t.is(m.obj('1.8.1'), undefined);

@@ -69,11 +69,11 @@ test('a force settlement waits its delay, then fills against the least collatera
   t.like(m.obj(callMichael), { debt: 6, collateral: 8 });
 
   // 20 hours on, alice's feed replaces paul's (the feed and the settlement would expire together)
-  m.skip(20 * HOUR);
+  m.elapse(20 * HOUR);
   m.push(updateFeedProducers(paul, USD, [alice]));
   m.push(feed(alice));
   // 6 hours on the settlement is due; at 101 USD for 5 CORE, 4 USD buy nothing: cancelled, refunded
-  m.skip(6 * HOUR);
+  m.elapse(6 * HOUR);
   const first = m.block();
   t.is(m.obj('1.4.0'), undefined);
   t.is(m.balance(rachel, CORE), 0);
@@ -95,10 +95,10 @@ test('a force settlement waits its delay, then fills against the least collatera
   const settle2 = '1.4.1';
   t.is(m.obj(settle2)!.balance.amount, 34);
   t.is(m.balance(rachel, USD), 166);
-  m.skip(10 * HOUR);
+  m.elapse(10 * HOUR);
   m.push(updateFeedProducers(paul, USD, [alice]));
   m.push(feed(alice));
-  m.skip(16 * HOUR);
+  m.elapse(16 * HOUR);
   const second = m.block();
   t.is(m.obj(settle2), undefined);
   t.is(m.balance(rachel, CORE), 1); // rachel got 1 core
@@ -134,10 +134,10 @@ test('a force settlement waits its delay, then fills against the least collatera
   t.like(m.obj(callMichael), { debt: 8, collateral: 11 });
   t.is(Number(m.obj('2.3.1')!.current_supply), 987);
 
-  m.skip(4 * HOUR);
+  m.elapse(4 * HOUR);
   m.push(updateFeedProducers(paul, USD, [alice]));
   m.push(feed(alice));
-  m.skip(22 * HOUR);
+  m.elapse(22 * HOUR);
   const third = m.block();
   // settle3 is cancelled as too small. At most round_down(987 * 20%) = 197 can be settled now: at
   // 101/5 that is worth more than 9 core and less than 10, so 9 core, worth 181.5 usd: rachel pays 182.
@@ -185,14 +185,14 @@ test('a force settlement due when the feed has expired is cancelled and refunded
   t.is(m.balance(s.seller, s.MPA), 88900);
 
   // the feed expires
-  m.skip(400);
+  m.elapse(400);
   m.block();
   t.deepEqual(m.obj('2.4.0')!.current_feed.settlement_price, price(0, CORE, 0, CORE), 'no feed: the null price');
   t.is(m.obj('1.4.0')!.balance.amount, 11100);
   t.is(m.balance(s.seller, s.MPA), 88900);
 
   // the settlement is due
-  m.skip(200);
+  m.elapse(200);
   const due = m.block();
   t.is(m.obj('1.4.0'), undefined, 'cancelled');
   t.is(m.balance(s.seller, s.MPA), 100000);
@@ -213,7 +213,7 @@ test('a force settlement of an asset whose settlement offset is 100% is cancelle
   t.is(m.balance(s.seller, s.MPA), 88900);
   m.block();
   t.is(m.obj('1.4.0')!.balance.amount, 11100);
-  m.skip(600);
+  m.elapse(600);
   const due = m.block();
   t.deepEqual(m.obj('2.4.0')!.current_feed.settlement_price, price(100, s.MPA, 1, CORE));
   t.is(m.obj('1.4.0'), undefined);

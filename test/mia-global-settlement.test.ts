@@ -80,7 +80,7 @@ test('a feed under the swan price settles the asset globally: every position clo
   t.is(m.obj('1.4.0'), undefined, 'no settlement waits');
 
   // the feed expires; settling from the fund needs none
-  m.skip(86400);
+  m.elapse(86400);
   m.block();
   t.deepEqual(m.obj('2.4.0')!.current_feed.settlement_price, NULL_PRICE);
   m.push(settle(s.borrower, [100, USD]));
@@ -184,26 +184,26 @@ test('collateral bids: replaced and cancelled by their bidder, refused as Core r
   t.true(isSettled(m));
 
   // doesn't happen without a price feed (Core's has expired while it waited for the hardforks)
-  m.skip(86400);
+  m.elapse(86400);
   m.block();
   t.deepEqual(m.obj('2.4.0')!.current_feed.settlement_price, NULL_PRICE);
   m.push(bidCollateral(borrower, [1517, CORE], [700, USD]));
   m.push(bidCollateral(borrower2, [1517, CORE], [700, USD]));
-  m.skip(HOUR);
+  m.elapse(HOUR);
   m.block();
   t.true(isSettled(m));
 
   s.setFeed(1, 2);
   // doesn't happen if the cover is insufficient: 700 + 600 < 1400
   m.push(bidCollateral(borrower2, [1517, CORE], [600, USD]));
-  m.skip(HOUR);
+  m.elapse(HOUR);
   m.block();
   t.true(isSettled(m));
 
   s.setFeed(1, 2);
   // doesn't happen if some bids have a bad swan price: 934 + 1516 = 3.5 x 700, not above
   m.push(bidCollateral(borrower2, [1516, CORE], [700, USD]));
-  m.skip(HOUR);
+  m.elapse(HOUR);
   m.block();
   t.true(isSettled(m));
 
@@ -219,7 +219,7 @@ test('collateral bids: replaced and cancelled by their bidder, refused as Core r
 
   // revive at the maintenance step: the best bid first takes its debt and its share of the fund, the
   // next the rest of the supply and the rest of the fund
-  m.skip(HOUR);
+  m.elapse(HOUR);
   const revived = m.block();
   t.false(isSettled(m));
   t.is(Number(m.obj('2.4.0')!.settlement_fund), 0);
@@ -346,7 +346,7 @@ test('collateral bids are weighed at the call price Core computes, in lowest ter
   m.push(publishFeed(NATHAN, USD, { debt: 43775439, collateral: 750000250001251, icr: 1751 }));
   t.true(isSettled(m), 'the fund alone does not cover the supply');
 
-  m.skip(HOUR);
+  m.elapse(HOUR);
   const processed = m.block();
   t.false(isSettled(m));
   t.is(Number(m.obj('2.4.0')!.settlement_fund), 0);

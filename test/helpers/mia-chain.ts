@@ -24,7 +24,7 @@ export interface MiaChain {
   /** One block holding one transaction of `ops`. */
   push(...ops: OperationJson[]): AppliedBlock;
   /** Makes the next block come `seconds` after the last one (instead of 3). */
-  skip(seconds: number): void;
+  elapse(seconds: number): void;
   /** The head block's time, in seconds. */
   now(): number;
   /** Creates accounts registered by nathan, one transaction each in one block; their ids by name. */
@@ -75,7 +75,7 @@ export function miaChain(t: ExecutionContext): MiaChain {
     chain,
     block,
     push: (...ops) => block(ops),
-    skip(seconds) {
+    elapse(seconds) {
       gap = seconds;
     },
     now: () => time,
