@@ -53,9 +53,6 @@ export const priceIn = (v: unknown): Price => {
   return { base: amountFromJson(p?.base), quote: amountFromJson(p?.quote) };
 };
 
-/** `asset / asset`, without the same-asset check (callers name two assets). */
-export const ratioPrice = (base: Amount, quote: Amount): Price => ({ base, quote });
-
 /**
  * price::call_price (asset.cpp): collateral / (debt * ratio), shrunk until both sides fit. Core works
  * in boost::rational<uint128_t>, which keeps every value in lowest terms: the product, and each halved

@@ -35,6 +35,9 @@ const CHARGE_MARKET_FEE = 0x01;
 /** Core's match_result_type */
 export const ONLY_TAKER_FILLED = 1;
 export const ONLY_MAKER_FILLED = 2;
+export const BOTH_FILLED = 3;
+/** database::get_match_result */
+export const matchResult = (takerFilled: boolean, makerFilled: boolean): number => (takerFilled ? ONLY_TAKER_FILLED : 0) + (makerFilled ? ONLY_MAKER_FILLED : 0);
 
 type Obj = Record<string, unknown>;
 
@@ -254,7 +257,7 @@ export function match(ctx: EvalContext, taker: Order, maker: Order, matchPrice: 
   }
   const takerFilled = fillLimitOrder(ctx, taker, makerReceives, takerReceives, cullTaker, matchPrice, false);
   const makerFilled = fillLimitOrder(ctx, maker, takerReceives, makerReceives, true, matchPrice, true);
-  const result = (makerFilled ? ONLY_MAKER_FILLED : 0) + (takerFilled ? ONLY_TAKER_FILLED : 0);
+  const result = matchResult(takerFilled, makerFilled);
   if (result === 0) throw new ChainError('result != match_result_type::none_filled: ');
   return result;
 }

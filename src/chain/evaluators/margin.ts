@@ -59,17 +59,10 @@ import {
   type Feed,
   type Settlement,
 } from './bitasset-data.js';
-import { bestOrder, fillLimitOrder, loadOrder, payMarketFees, type Order } from './limit-orders.js';
+import { bestOrder, BOTH_FILLED, fillLimitOrder, loadOrder, matchResult, ONLY_MAKER_FILLED, ONLY_TAKER_FILLED, payMarketFees, type Order } from './limit-orders.js';
 import { amountJson, calculatePercent, comparePrice, divideByRatio, invert, multiply, multiplyByRatio, multiplyRoundUp, priceJson, type Amount, type Price } from '../protocol/price.js';
 
 type Obj = Record<string, unknown>;
-
-/** Core's match_result_type */
-export const NONE_FILLED = 0;
-export const ONLY_TAKER_FILLED = 1;
-export const ONLY_MAKER_FILLED = 2;
-export const BOTH_FILLED = 3;
-const matchResult = (takerFilled: boolean, makerFilled: boolean): number => (takerFilled ? ONLY_TAKER_FILLED : 0) + (makerFilled ? ONLY_MAKER_FILLED : 0);
 
 const times = (a: Amount, p: Price): Amount => priced(() => multiply(a, p));
 const timesUp = (a: Amount, p: Price): Amount => priced(() => multiplyRoundUp(a, p));

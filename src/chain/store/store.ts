@@ -215,10 +215,6 @@ export const OBJ = {
   accountStorage: [7, 0],
   proposal: [1, 10],
   htlc: [1, 16],
-  forceSettlement: [1, 4],
-  callOrder: [1, 8],
-  bitassetData: [2, 4],
-  collateralBid: [2, 17],
   vestingBalance: [1, 13],
   worker: [1, 14],
 } as const satisfies Record<string, readonly [number, number]>;
