@@ -13,7 +13,7 @@ test('small requests are read at once; large ones one per turn, the connections 
   const q = ingress({ maxBytes: () => 1 << 30, maxPerConnection: () => 100 });
   const [a, b, c] = [{}, {}, {}];
   const offer = (key: object, text: string) => {
-    const r = q.offer(key, text, (x) => read.push(x.slice(0, 2)));
+    const r = q.offer(key, text, (x) => read.push((x as string).slice(0, 2)));
     if (r === 'now') read.push(text.slice(0, 2));
     return r;
   };

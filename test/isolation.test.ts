@@ -4,6 +4,8 @@ import test from 'ava';
 import { startTestNode } from './helpers/node.js';
 import { WsClient, callText, collectMessages, httpPost } from './helpers/clients.js';
 import { captureLogs } from './helpers/logs.js';
+import { DEV_PUB, makeChain, op } from './helpers/chain.js';
+import { READ_IN_POOL_FROM_BYTES } from '../src/tuning.js';
 
 test('max-reply-bytes: a reply that would be larger is refused with -32008 naming the limit; the connection stays up', async (t) => {
   const { wsUrl, httpUrl } = await startTestNode(t, { 'max-reply-bytes': '2048' });
@@ -442,18 +444,21 @@ test('fair scheduling: a prober\'s cheap calls are all served while a connection
 });
 
 test('light-slice-ms: a call guessed light that uses up its slice runs again as heavy with the right answer, and its shape is heavy from the start after 3 strikes', async (t) => {
-  const { httpUrl, port } = await startTestNode(t, { 'light-slice-ms': '1', 'max-calls-per-second': '0' });
-  // One object of 5,000 operations: light by its argument's shape, some milliseconds of packing.
-  const op = [0, { fee: { amount: 100, asset_id: '1.3.0' }, from: '1.2.6', to: '1.2.7', amount: { amount: 1, asset_id: '1.3.0' }, extensions: [] }];
-  const trx = { ref_block_num: 0, ref_block_prefix: 0, expiration: '2030-01-01T00:00:00', operations: Array.from({ length: 5000 }, () => op), extensions: [], signatures: [] };
-  const body = callText(1, 'get_transaction_hex', [trx]);
+  // 5,000 accounts on the development key: get_key_references of that one key is light by its
+  // arguments (one key, a small request), and walks 5,000 references, longer than a 1 ms slice.
+  const c = makeChain(t);
+  for (let b = 0; b < 5; b++) c.block(...Array.from({ length: 10 }, (_, x) => Array.from({ length: 100 }, (_, i) => op.accountCreate(`slice-${b}-${x}-${i}`))));
+  const { httpUrl, port } = await c.serve({ 'light-slice-ms': '1', 'max-calls-per-second': '0' });
+  const body = callText(1, 'get_key_references', [[DEV_PUB]]);
+  t.true(body.length < READ_IN_POOL_FROM_BYTES, 'a small request, read on the front end');
   const replies: string[] = [];
   for (let i = 0; i < 5; i++) replies.push((await httpPost(httpUrl, body)).text);
-  for (const r of replies) t.regex(r, /^\{"id":1,"result":"[0-9a-f]+"\}$/, 'answered in full, never with the slice as an error');
+  for (const r of replies) t.regex(r, /^\{"id":1,"result":\[\["1\.2\./, 'answered in full, never with the slice as an error');
   t.true(new Set(replies).size === 1, 'the same answer whether it ran as light, again as heavy, or heavy from the start');
+  t.true(JSON.parse(replies[0]!).result[0].length >= 5000);
   const m = await metrics(port);
   t.true(m('graphene_rpc_calls_requeued_heavy_total') + m('graphene_rpc_light_calls_ran_long_total') >= 3, 'its light runs used up their slice');
-  t.is(m('graphene_rpc_learnt_heavy_shapes'), 1, 'learnt: get_transaction_hex of about 5,000 operations is heavy');
+  t.is(m('graphene_rpc_learnt_heavy_shapes'), 1, 'learnt: get_key_references of one key is heavy');
   // A small call is still light, and answered.
   const small = await httpPost(httpUrl, callText(2, 'get_chain_id', []));
   t.regex(small.text, /"result":"[0-9a-f]{64}"/);

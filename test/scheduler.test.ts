@@ -442,3 +442,21 @@ test('light calls of a shape known to answer more than HEAVY_REPLY_BYTES go to t
   t.true(sent.some((m) => m.join() === 'small/sliced'), JSON.stringify(sent));
   t.true(sent.some((m) => m.join() === 'b'), JSON.stringify(sent));
 });
+
+test('a call queued with an earlier place in its owner\'s order (its request was read in the pool meanwhile) goes before the calls that arrived behind it', async (t) => {
+  const { pool, tasks } = heldPool(1);
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const owner = { isClosed: false, isPaused: false };
+  const arrived = performance.now();
+  // Something else holds the worker, so that the owner's calls wait and their order can be seen.
+  void s.submit({ isClosed: false, isPaused: false }, 'heavy', task('other'));
+  await settle();
+  for (let i = 0; i < 3; i++) s.queue(owner, 'heavy', task(`later${i}`), () => {}, arrived + 1 + i);
+  // The first request's call, back from being read: it arrived before the other three.
+  s.queue(owner, 'heavy', task('first'), () => {}, arrived);
+  await settle();
+  tasks[0]!.finish();
+  await settle();
+  const sent = tasks.slice(1).flatMap((x) => x.calls.map((c) => c.method));
+  t.deepEqual(sent.slice(0, 4), ['first', 'later0', 'later1', 'later2']);
+});

@@ -5,6 +5,8 @@
 import type { Logger } from '../src/log.js';
 import type { PoolAnswer, PoolTask } from '../src/protocol/thread-messages.js';
 import { RPC, protocolError, toWireError, isWireError } from '../src/errors.js';
+import { READ_SET, readRequest } from '../src/protocol/read-in-pool.js';
+import { PACKED_ARG_FROM_BYTES } from '../src/tuning.js';
 import { ReplyWriter, SliceOver, type ReplyArena } from './reply-writer.js';
 import { handlerFor } from './handlers/index.js';
 import type { WorkerContext } from './context.js';
@@ -21,6 +23,8 @@ export const OVER_SLICE: PoolAnswer = Object.freeze({ error: Object.freeze(proto
  * arena's buffers).
  */
 export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, arena?: ReplyArena): Promise<PoolAnswer> {
+  // A large request to read for the front end (src/protocol/read-in-pool.ts): its bytes and --max-json-depth.
+  if (task.set === READ_SET) return readRequest(task.params[0] as Uint8Array, task.params[1] as number, PACKED_ARG_FROM_BYTES);
   const handler = handlerFor(task.set, task.method);
   if (!handler) {
     // The front end routes only methods the registry gives the pool: this is a bug, not a client's fault.

@@ -62,6 +62,8 @@ export class CallStats {
   readonly unknown: CallSeries;
   /** refusals by limit, from the call path and from the transport */
   readonly refusals: Record<LimitName, number>;
+  /** requests read in the worker pool, not on the front end (src/protocol/read-in-pool.ts) */
+  readInPool = 0;
 
   /** `registry`: the node's (without one, as in tests of the pipeline alone, nothing reads them). */
   constructor(registry: Registry = new Registry()) {
@@ -85,6 +87,16 @@ export class CallStats {
             if (n > 0) this.inc({ ...s.labels, outcome: OUTCOMES[i]! }, n);
           });
         }
+      },
+    });
+    const stats = this;
+    new Counter({
+      name: 'graphene_rpc_requests_read_in_pool_total',
+      help: 'Requests of 16 KiB or more, read (parsed and checked) in a worker thread rather than on the front end',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(stats.readInPool);
       },
     });
     this.refusals = tally(registry, 'graphene_rpc_refusals_total', 'Calls and connections refused by a limit, by the limit (its option or access-file field)', 'limit', LIMITS);

@@ -172,7 +172,7 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
     wait: new HistogramFamily('graphene_rpc_pool_wait_seconds', 'Seconds a pool call waited in the fair scheduler before its task went to a worker', POOL_SECONDS, registry).series(),
     run: new HistogramFamily('graphene_rpc_pool_run_seconds', 'Seconds a task of calls took in the worker pool, from handing it over to its answers', POOL_SECONDS, registry).series(),
   };
-  const droppedUnread = count(registry, 'graphene_rpc_requests_dropped_unread_total', 'Requests a connection sent that were still waiting to be read (over 64 KiB, or behind one) when it closed: never read, never run');
+  const droppedUnread = count(registry, 'graphene_rpc_requests_dropped_unread_total', 'Requests a connection sent that were still waiting to be read (over 64 KiB, or behind one, or 16 KiB or more and waiting for a worker to read it) when it closed: never read, never run');
   const workersReplaced = count(registry, 'graphene_rpc_workers_replaced_total', 'Worker threads lost and replaced (terminated for a task past its hard time bound, or exited or crashed)');
   const notices = { sent: 0, dropped: 0 };
   counterOf(registry, 'graphene_rpc_notices_sent_total', 'Notices (subscriptions, broadcast callbacks) handed to the transport', () => notices.sent);

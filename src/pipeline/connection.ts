@@ -24,8 +24,12 @@ export interface Connection {
   readonly isClosed: boolean;
   /** requests whose replies have not been handed to the transport yet */
   readonly pending: number;
-  /** One inbound message. Returns false when the connection should be closed (see CLOSE_AT_PENDING_MULTIPLE). */
-  receive(text: string): boolean;
+  /**
+   * One inbound message: its text, or its bytes when it is READ_IN_POOL_FROM_BYTES or more (read in
+   * the pool, src/protocol/read-in-pool.ts). Returns false when the connection should be closed (see
+   * CLOSE_AT_PENDING_MULTIPLE).
+   */
+  receive(message: string | Uint8Array): boolean;
   /** Answers a message the transport refused before reading it (too big), in reply order, with `"id":null`. */
   refuse(error: WireError): void;
   /**
@@ -70,7 +74,8 @@ function begin(login: LoginServices, session: Session, user: string, grant: Gran
 function abandonedReply(call: Call, error: WireError, maxDepth: number): Reply {
   let req = call.request;
   if (!req) {
-    const inbound = parseInbound(call.text, maxDepth);
+    // Only on shutdown: a large request not read yet is read here, for its id.
+    const inbound = parseInbound(call.bytes ? new TextDecoder().decode(call.bytes) : call.text, maxDepth);
     if (inbound.kind === 'ignore') return null;
     if (inbound.kind === 'invalid') return { body: invalidReply(inbound.error, inbound.to), status: httpStatusFor(inbound.error) };
     req = inbound.request;
@@ -107,10 +112,10 @@ class PipelineConnection implements Connection {
     return this.session.pending;
   }
 
-  receive(text: string): boolean {
+  receive(message: string | Uint8Array): boolean {
     const { session } = this;
     if (session.isClosed) return false;
-    const call: Call = { session, text, arrived: performance.now() };
+    const call: Call = typeof message === 'string' ? { session, text: message, arrived: performance.now() } : { session, text: '', bytes: message, arrived: performance.now() };
     // Behind a login in progress, the request runs once it is done (in arrival order).
     const held = session.held;
     if (held) session.enqueue(held.then(() => replyOf(this.pipeline, call)), false, call);

@@ -4,6 +4,7 @@
 import type { Target } from '../dispatch/route.js';
 import type { CostClass } from '../pool/scheduler.js';
 import { LIGHT_LIST_MAX, LIGHT_LIMIT_MAX } from '../tuning.js';
+import { PackedArg } from '../protocol/read-in-pool.js';
 
 /** Calls that are heavy whatever their arguments: they run authority searches. */
 const HEAVY_METHODS: ReadonlySet<string> = new Set([
@@ -40,6 +41,8 @@ export function costOf(t: Target): CostClass {
   const weight = LIST_ITEM_WEIGHT[t.method] ?? 1;
   for (let i = 0; i < t.args.length; i++) {
     const a = t.args[i];
+    // An argument left packed is one of a large request (src/protocol/read-in-pool.ts).
+    if (a instanceof PackedArg) return 'heavy';
     if (Array.isArray(a)) {
       if (a.length * weight > LIGHT_LIST_MAX) return 'heavy';
     } else if (params[i]?.name.includes('limit') && above(a, LIGHT_LIMIT_MAX)) {

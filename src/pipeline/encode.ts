@@ -11,7 +11,7 @@ import type { Call, Layer, Step } from './types.js';
 function replyFor(call: Call): Reply {
   const o = call.outcome ?? { kind: 'error', error: failure(call, new Error('the call ended without an outcome')) };
   if (o.kind === 'ignore') return null;
-  if (o.kind === 'invalid') return { body: invalidReply(o.error, o.to), status: httpStatusFor(o.error) };
+  if (o.kind === 'invalid') return { body: o.body ?? invalidReply(o.error, o.to), status: httpStatusFor(o.error) };
   const req = call.request!;
   if (o.kind === 'error') {
     if (!req.wantsReply && o.error.code !== RPC.INTERNAL.code) return null;

@@ -10,6 +10,7 @@ import type { MethodsIn } from '../api/types.js';
 import type { databaseApi } from '../api/sets/database.js';
 import type { historyApi } from '../api/sets/history.js';
 import { failure } from './failure.js';
+import { listLength } from '../protocol/read-in-pool.js';
 import type { Layer } from './types.js';
 
 /** By set and method: the position of the list argument Core leaves unbounded, and what it lists. */
@@ -47,7 +48,7 @@ export function limitLists(config: Pick<Config, 'maxIdsPerCall'>): Layer {
       const list = t.args[entry[0]];
       // Read at each call: the option reloads on SIGHUP.
       const max = config.maxIdsPerCall;
-      if (Array.isArray(list) && list.length > max) {
+      if (listLength(list) > max) {
         const error = new RpcError(
           assertError(
             '${what}.size() <= max_ids_per_call: Number of ${what} in one call can not be greater than ${configured_limit} (--max-ids-per-call)',

@@ -39,6 +39,8 @@ export interface PipelineDeps {
   readonly learnt?: LearntCosts;
   /** sizes of large replies by call shape (the scheduler notes them) */
   readonly replySizes?: ReplySizes;
+  /** where requests dropped unread are counted (large ones whose connection closed before a worker read them) */
+  readonly droppedUnread?: { n: number };
 }
 
 export interface Pipeline {
@@ -47,13 +49,13 @@ export interface Pipeline {
   readonly scheduler: Scheduler;
 }
 
-export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats(), learnt, replySizes }: PipelineDeps): Pipeline {
+export function buildPipeline({ config, log, front, scheduler, services, memoryOver, calls = new CallStats(), learnt, replySizes, droppedUnread }: PipelineDeps): Pipeline {
   const run = runner(front, scheduler, services);
   const handle = compose(
     [
       record(log, calls), //                        9. counts the answered call (metrics), logs refusals and, at debug, the served line
       encode, //                                    8. the outcome as a reply in fc's envelope
-      decode(config), //                            1. text → request; unreadable messages end here
+      decode(config, scheduler, calls, droppedUnread), // 1. text → request (large ones read in the pool); unreadable messages end here
       authorize(config.loginApiVariant, run), //    2. API-ID table and login state → the call's target
       admit(config), //                             3. per-connection limits
       limitRate(config), //                         4. calls per second, per connection and per user

@@ -10,6 +10,7 @@ import { handlerIn, type FrontTables } from '../api/registry.js';
 import type { FrontHandler, Services } from '../handlers/types.js';
 import { callSubscribes } from '../subscriptions/hub.js';
 import { failure } from './failure.js';
+import { packedPositions, unpackArgs } from '../protocol/read-in-pool.js';
 import type { Call, Next, Step } from './types.js';
 
 export interface FrontRunner {
@@ -38,6 +39,9 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
       call.outcome = { kind: 'error', error: failure(call, new Error(`no front-end handler for ${t.setKey}.${t.method}`)) };
       return;
     }
+    // A front-end handler reads its arguments: a large request's packed ones are unpacked here (in
+    // place: the request's params hold the same list). Rare: the login, broadcast and debug sets.
+    if (call.bytes) unpackArgs(t.args);
     const settle = (result: unknown) => {
       call.outcome = { kind: 'result', json: JSON.stringify(result === undefined ? null : result) };
     };
@@ -61,9 +65,13 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
     const budgetMs = session.limits.callBudgetMs ?? services.config.callBudgetMs;
     const deadline = Date.now() + budgetMs - (performance.now() - call.arrived);
     // `subscribe` only when true: most calls do not, and every field crosses to the worker.
-    const task: PoolTask = subscribe
-      ? { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs }
-      : { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), deadline, budgetMs };
+    // A large request's packed arguments cross to the worker as they came from the one that read it.
+    const packed = call.bytes ? packedPositions(t.args) : undefined;
+    const task: PoolTask = packed
+      ? { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs, packed }
+      : subscribe
+        ? { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), subscribe, deadline, budgetMs }
+        : { set: t.setKey, method: t.method, params: t.args, head: resultPrefix(call.request!), deadline, budgetMs };
     return new Promise<void>((resolve, reject) =>
       scheduler.queue(session, call.cost ?? 'light', task, (answer) => {
         try {
@@ -72,7 +80,7 @@ export function runner(front: FrontTables<FrontHandler>, scheduler: Scheduler, s
         } catch (err) {
           reject(err);
         }
-      }),
+      }, call.arrived),
     );
   };
 

@@ -14,8 +14,11 @@ export type Outcome =
   | { readonly kind: 'reply'; readonly bytes: Uint8Array }
   /** an error for this request (its id is echoed) */
   | { readonly kind: 'error'; readonly error: WireError }
-  /** a message refused for its envelope: answered with its id when readable (`to`), else `"id":null` */
-  | { readonly kind: 'invalid'; readonly error: WireError; readonly to?: InvalidTo }
+  /**
+   * a message refused for its envelope: answered with its id when readable (`to`), else `"id":null`;
+   * `body`: the reply as a worker wrote it (a request read in the pool, src/protocol/read-in-pool.ts)
+   */
+  | { readonly kind: 'invalid'; readonly error: WireError; readonly to?: InvalidTo; readonly body?: Uint8Array }
   /** a client's reply to a server call: nothing to answer */
   | { readonly kind: 'ignore' };
 
@@ -25,8 +28,13 @@ export type Outcome =
  */
 export interface Call {
   readonly session: Session;
-  /** the message text as the transport decoded it */
+  /** the message text as the transport decoded it ('' when it came as `bytes`) */
   readonly text: string;
+  /**
+   * the message's bytes, for one of READ_IN_POOL_FROM_BYTES or more: the transport does not decode
+   * it, and the decode layer has it read in the pool (src/protocol/read-in-pool.ts)
+   */
+  readonly bytes?: Uint8Array;
   /** performance.now() when the message arrived */
   readonly arrived: number;
   /** set by decode */

@@ -9,6 +9,7 @@
 // of a million would make a wallet's everyday calls heavy. Bounded: at most LEARNT_SHAPES shapes
 // are kept, the least recently struck forgotten first.
 
+import { argSize } from '../protocol/read-in-pool.js';
 import { LEARNT_SHAPES, STRIKES, STRIKE_SHARE, STRIKE_WINDOW, LEARNT_FOR_MS } from '../tuning.js';
 
 /**
@@ -19,14 +20,7 @@ import { LEARNT_SHAPES, STRIKES, STRIKE_SHARE, STRIKE_WINDOW, LEARNT_FOR_MS } fr
 export function shapeOf(t: { readonly setKey: string; readonly method: string; readonly args: readonly unknown[] }): string {
   let size = 0;
   const args = t.args;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (Array.isArray(a)) size += a.length;
-    else if (typeof a === 'string') size += a.length >> 10;
-    else if (typeof a === 'object' && a !== null) {
-      for (const v of Object.values(a as Record<string, unknown>)) if (Array.isArray(v)) size += v.length;
-    }
-  }
+  for (let i = 0; i < args.length; i++) size += argSize(args[i]);
   if (t.method === 'get_blocks' && typeof args[0] === 'number' && typeof args[1] === 'number') size += Math.max(0, args[1] - args[0]);
   return `${t.setKey}.${t.method}:${32 - Math.clz32(Math.min(size, 0xffffffff))}`;
 }

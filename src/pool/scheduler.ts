@@ -36,6 +36,7 @@ import { RPC, limitError, protocolError } from '../errors.js';
 import type { CallPool } from './pool.js';
 import { shapeOf, type LearntCosts } from './learnt-costs.js';
 import type { ReplySizes } from './reply-sizes.js';
+import { READ_SET } from '../protocol/read-in-pool.js';
 import { HEAVY_REPLY_BYTES, HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
 
 /**
@@ -83,6 +84,11 @@ interface Waiting {
   readonly answered: (a: PoolAnswer) => void;
   /** performance.now() at submit */
   readonly at: number;
+  /**
+   * its place in its owner's order (performance.now() when its request arrived, or at submit): a
+   * connection's replies leave in this order, so its calls are queued and run in it
+   */
+  readonly order: number;
   /** reply bytes this call is expected to answer (ReplySizes), counted in its owner's inPool while in the pool */
   expected: number;
 }
@@ -133,9 +139,10 @@ export interface Scheduler {
   /**
    * submit without a promise of its own: `answered` gets the answer (at once for NODE_BUSY), exactly
    * once, and must not throw. The call pipeline's way: a promise per call, and the microtask its
-   * settling costs, is a measurable part of a small call's front-end time.
+   * settling costs, is a measurable part of a small call's front-end time. `order` is the call's
+   * place among its owner's (when its request arrived; default: now).
    */
-  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void;
+  queue(owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void, order?: number): void;
   /** Looks for work again: an owner's calls may run now (it was paused and reads again). */
   wake(): void;
   /** calls waiting here */
@@ -316,9 +323,9 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
    */
   const oldestOf = (cls: CostClass, share: unknown, list: readonly Waiting[]): number => {
     let at = 0;
-    for (let i = 1; i < list.length; i++) if (list[i]!.at < list[at]!.at) at = i;
+    for (let i = 1; i < list.length; i++) if (list[i]!.order < list[at]!.order) at = i;
     const other = ring[cls === 'light' ? 'heavy' : 'light'].get(share);
-    if (other) for (const it of other) if (it.at < list[at]!.at && !it.owner.isClosed) return -1;
+    if (other) for (const it of other) if (it.order < list[at]!.order && !it.owner.isClosed) return -1;
     return at;
   };
 
@@ -388,7 +395,8 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         if (!sizes) continue;
         const a = answers[i];
         const bytes = a instanceof Uint8Array ? a.length : a && 'bytes' in a ? a.bytes.length : 0;
-        if (bytes > 0) sizes.note(it.task, bytes);
+        // A read (a large request's, src/protocol/read-in-pool.ts) answers the front end, not a client.
+        if (bytes > 0 && it.task.set !== READ_SET) sizes.note(it.task, bytes);
       }
       const slices = answers.slices;
       if (slices) {
@@ -520,16 +528,24 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     }
   };
 
-  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void): void => {
+  const queue = (owner: Owner, cost: CostClass, task: PoolTask, answered: (a: PoolAnswer) => void, order?: number): void => {
     if (queuedIn.light + queuedIn.heavy + running >= opts.maxQueued) return answered({ error: protocolError(RPC.NODE_BUSY) });
     const at = performance.now();
     if (cost === 'light') lastLight = at;
     const r = ring[cost];
     const share = owner.share ?? owner;
     const list = r.get(share);
-    const waiting: Waiting = { owner, task, answered, at, expected: 0 };
-    if (list) list.push(waiting);
-    else r.set(share, [waiting]);
+    const waiting: Waiting = { owner, task, answered, at, order: order ?? at, expected: 0 };
+    if (!list) r.set(share, [waiting]);
+    else {
+      // In its owner's order: a call whose request was read in the pool comes back after calls that
+      // arrived behind it, and goes before them. (Else those run first, and their replies wait for
+      // it, held: four connections pipelining large requests made the node hold 1.8 GB.)
+      let i = list.length;
+      while (i > 0 && list[i - 1]!.order > waiting.order) i--;
+      if (i === list.length) list.push(waiting);
+      else list.splice(i, 0, waiting);
+    }
     queuedIn[cost]++;
     later();
   };

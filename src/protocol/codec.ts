@@ -28,7 +28,7 @@ export function decode<T>(bytes: Uint8Array): T {
 // objects: msgpackr writes an object's keys as strings every time and the worker builds an object
 // per call from them, which cost more than the calls' own few values (a third of what the front
 // end spent handing a task to the pool). Absent fields are null.
-const TASK_FIELDS = 9;
+const TASK_FIELDS = 10;
 
 /**
  * A task's calls as bytes in msgpackr's own buffer: valid until the next pack, so copied at once
@@ -40,15 +40,26 @@ export function packTasks(tasks: readonly PoolTask[]): Uint8Array {
   for (const t of tasks) {
     flat[i++] = t.set;
     flat[i++] = t.method;
-    flat[i++] = t.params;
+    flat[i++] = t.packed ? withPackedBytes(t.params, t.packed) : t.params;
     flat[i++] = t.head ?? null;
     flat[i++] = t.deadline ?? null;
     flat[i++] = t.budgetMs ?? null;
     flat[i++] = t.cancelSlot ?? null;
     flat[i++] = t.subscribe === true;
     flat[i++] = t.sliceMs ?? null;
+    flat[i++] = t.packed ?? null;
   }
   return packr.pack(flat);
+}
+
+/**
+ * A call's arguments with its packed ones (PackedArg, src/protocol/read-in-pool.ts) as their bytes:
+ * they cross as binary, copied, never unpacked and packed again on the front end.
+ */
+function withPackedBytes(params: readonly unknown[], packed: readonly number[]): unknown[] {
+  const out = params.slice();
+  for (const k of packed) out[k] = (params[k] as { readonly bytes: Uint8Array }).bytes;
+  return out;
 }
 
 /** The calls of a task, as packTasks wrote them. */
@@ -57,10 +68,14 @@ export function decodeTasks(bytes: Uint8Array): PoolTask[] {
   if (!Array.isArray(flat) || flat.length % TASK_FIELDS !== 0) throw new Error(`not a task: ${Array.isArray(flat) ? `${flat.length} values` : typeof flat}`);
   const tasks: PoolTask[] = new Array(flat.length / TASK_FIELDS);
   for (let i = 0, n = 0; i < flat.length; i += TASK_FIELDS, n++) {
+    const params = flat[i + 2] as unknown[];
+    const packed = flat[i + 9] as number[] | null;
+    // Unpacked here, while their bytes (a view of the task's) are still there.
+    if (packed) for (const k of packed) params[k] = decode(params[k] as Uint8Array);
     tasks[n] = {
       set: flat[i] as string,
       method: flat[i + 1] as string,
-      params: flat[i + 2] as unknown[],
+      params,
       head: (flat[i + 3] ?? undefined) as string | undefined,
       deadline: (flat[i + 4] ?? undefined) as number | undefined,
       budgetMs: (flat[i + 5] ?? undefined) as number | undefined,

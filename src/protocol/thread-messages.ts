@@ -33,6 +33,12 @@ export interface PoolTask {
    * to the front end to run again as heavy (src/pool/scheduler.ts "slices"); none: no slice
    */
   sliceMs?: number;
+  /**
+   * Where in `params` an argument is left packed (src/protocol/read-in-pool.ts PackedArg: its request
+   * was read in the pool); it crosses as its bytes, and the worker unpacks it. None: every argument
+   * is a plain value.
+   */
+  readonly packed?: readonly number[];
 }
 
 /**

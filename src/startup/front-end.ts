@@ -154,7 +154,7 @@ export async function serveFrontEnd(p: {
     storeChanged: () => pool.storeChanged(),
     log,
   };
-  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls, learnt, replySizes });
+  const pipeline = buildPipeline({ config: live, log, front: FRONT_HANDLERS, scheduler, services, memoryOver: () => buffered.over, calls: metrics.calls, learnt, replySizes, droppedUnread: metrics.droppedUnread });
   let closing: Promise<void> | undefined;
   let server: RpcServer;
   try {

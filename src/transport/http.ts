@@ -8,7 +8,8 @@ import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
 import type { Connection } from '../pipeline/connection.js';
 import { framingFault } from './framing.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
-import { SMALL_REPLY_BYTES } from '../tuning.js';
+import { READ_IN_POOL_FROM_BYTES, SMALL_REPLY_BYTES } from '../tuning.js';
+import type { Message } from './ingress.js';
 
 /**
  * Registers the HTTP route (every path, every method: only POST is served) on `app`. Returns the
@@ -130,14 +131,22 @@ export function serveHttp(app: Routes, ctx: RouteContext): Set<Connection> {
         (chunks ??= []).push(Buffer.from(chunk.slice(0)));
         return;
       }
-      const text = chunks === undefined ? decoder.decode(chunk) : Buffer.concat([...chunks, Buffer.from(chunk)]).toString('utf8');
+      // A large body is kept as bytes, read in the pool (src/protocol/read-in-pool.ts).
+      const text: Message =
+        size >= READ_IN_POOL_FROM_BYTES
+          ? chunks === undefined
+            ? new Uint8Array(chunk.slice(0))
+            : Buffer.concat([...chunks, Buffer.from(chunk)])
+          : chunks === undefined
+            ? decoder.decode(chunk)
+            : Buffer.concat([...chunks, Buffer.from(chunk)]).toString('utf8');
       conn = ctx.newConnection('http', credentialsFrom(authorization), address, (reply) => {
         if (conn) httpCalls.delete(conn);
         if (reply === null) write(204, undefined);
         else write(reply.status, reply.body);
       });
       httpCalls.add(conn);
-      const read = (body: string) => {
+      const read = (body: Message) => {
         if (answered || !conn) return;
         try {
           conn.receive(body);

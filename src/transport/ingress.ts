@@ -3,7 +3,10 @@
 // 850 KB on this project's machines), and uWebSockets.js hands over every message a read brought,
 // one after another, in one turn of the event loop. Four connections pipelining such requests kept
 // the front end on them for a hundred milliseconds at a time while a neighbour's small call waited
-// to be read. So a request over LARGE_REQUEST_BYTES is kept (as text) and read later, one large
+// to be read. (Those of READ_IN_POOL_FROM_BYTES or more are now read in the worker pool,
+// src/protocol/read-in-pool.ts, which leaves the front end a copy of their bytes; the turns still
+// bound how many a read of the socket hands over at once.) So a request over LARGE_REQUEST_BYTES is
+// kept (as text, or bytes) and read later, one large
 // request per turn of the event loop, the connections in turn; small requests are read at once,
 // except those of a connection with a large one waiting, which stay behind it (a connection's
 // requests are read in the order they came). What is kept is bounded: per connection by
@@ -11,9 +14,12 @@
 
 import { LARGE_REQUEST_BYTES } from '../tuning.js';
 
+/** A request as the transport hands it over: its text, or its bytes (READ_IN_POOL_FROM_BYTES or more). */
+export type Message = string | Uint8Array;
+
 /** One connection's requests waiting to be read, in order. */
 export interface Waiting {
-  readonly texts: string[];
+  readonly texts: Message[];
   /** their bytes */
   bytes: number;
 }
@@ -24,7 +30,7 @@ export interface Ingress {
    * is kept, and `read` gets it later, in turn. Returns 'refused' when it cannot be kept (the node
    * holds --max-ingress-bytes, or the connection --max-pending-calls-per-connection requests).
    */
-  offer(key: object, text: string, read: (text: string) => void): 'now' | 'kept' | 'refused';
+  offer(key: object, text: Message, read: (text: Message) => void): 'now' | 'kept' | 'refused';
   /** Forgets a closed connection's waiting requests; returns how many there were. */
   forget(key: object): number;
   /** bytes kept now */
@@ -32,7 +38,7 @@ export interface Ingress {
 }
 
 export function ingress(limits: { readonly maxBytes: () => number; readonly maxPerConnection: () => number }): Ingress {
-  const waiting = new Map<object, Waiting & { read: (text: string) => void }>();
+  const waiting = new Map<object, Waiting & { read: (text: Message) => void }>();
   let bytes = 0;
   let scheduled = false;
   const turn = () => {

@@ -11,7 +11,8 @@ import { DROPPED, WsOutbox } from './ws-outbox.js';
 import type { Connection, Credentials } from '../pipeline/connection.js';
 import { TokenBucket } from '../token-bucket.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
-import { TRANSPORT_REFUSAL_LOG_EVERY_MS } from '../tuning.js';
+import { READ_IN_POOL_FROM_BYTES, TRANSPORT_REFUSAL_LOG_EVERY_MS } from '../tuning.js';
+import type { Message } from './ingress.js';
 
 export interface WsData {
   credentials: Credentials;
@@ -63,7 +64,7 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
     ws.getUserData().conn?.log.warn('client does not read; closing');
   };
   /** Reads one WebSocket request: into the pipeline, and closes a connection far over its limit. */
-  const readWs = (ws: uWS.WebSocket<WsData>, text: string) => {
+  const readWs = (ws: uWS.WebSocket<WsData>, text: Message) => {
     const data = ws.getUserData();
     const conn = data.conn;
     if (!conn || conn.isClosed) return;
@@ -205,9 +206,10 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
         return conn.refuse(protocolError(RPC.REQUEST_TOO_BIG));
       }
       // Nothing may throw into uWS' native code: a failure becomes -32603 for this message only.
-      let text: string;
+      // A large message is kept as bytes, read in the pool (src/protocol/read-in-pool.ts).
+      let text: Message;
       try {
-        text = decoder.decode(message);
+        text = message.byteLength >= READ_IN_POOL_FROM_BYTES ? new Uint8Array(message.slice(0)) : decoder.decode(message);
       } catch (err) {
         conn.log.error({ err }, 'message handling failed');
         return conn.refuse(protocolError(RPC.INTERNAL));
