@@ -12,6 +12,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import http from 'node:http';
 import hdr from 'hdr-histogram-js';
 import { processUsage, serveOptions, startSystem, type RunningSystem } from './systems.js';
 import type { AttackOutcome, AttackSpec } from './attack-worker.js';
@@ -63,8 +64,62 @@ const connect = (url: string): Promise<WebSocket> =>
   });
 
 /**
- * The prober: one call every 100 ms for `durationMs`, latency counted from the scheduled send time
- * (so a stalled node cannot hide its queueing); replies not back within the grace count at their age.
+ * The HTTP prober's client address: another loopback address than the attackers' (127.0.0.1), as
+ * a neighbour on another machine would be. Linux answers every 127/8 address; where binding it
+ * fails, the prober falls back to the attackers' own address and the report says so.
+ */
+const HTTP_PROBER_ADDRESS = '127.0.0.2';
+
+/** The HTTP prober: calls at the times `sendAt` gives, over one keep-alive connection from `address`. */
+function httpProber(url: string, address: string) {
+  const u = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4, localAddress: address });
+  const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  let errors = 0;
+  const inFlight = new Set<number>();
+  return {
+    send(body: string, at: number) {
+      const req = http.request({ host: u.hostname, port: u.port, path: '/rpc', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => {
+          if (!inFlight.delete(at)) return;
+          if (res.statusCode !== 200 || text.includes('"error":')) errors++;
+          h.recordValue(Math.max(1, Math.round((performance.now() - at) * 1000)));
+        });
+      });
+      inFlight.add(at);
+      req.on('error', () => {
+        if (inFlight.delete(at)) errors++;
+      });
+      req.end(body);
+    },
+    async finish(graceMs: number) {
+      const until = performance.now() + graceMs;
+      while (inFlight.size > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 10));
+      const unanswered = inFlight.size;
+      for (const at of inFlight) h.recordValue(Math.max(1, Math.round((performance.now() - at) * 1000)));
+      agent.destroy();
+      return { ...percentiles(h), errors, unanswered, address };
+    },
+  };
+}
+
+/** Whether this machine lets a client bind `address` (127.0.0.2 on Linux; not on every system). */
+async function canBind(address: string): Promise<boolean> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(0, address, () => s.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The prober: one call every 100 ms for `durationMs` over WebSocket, and the same call at the same
+ * times over HTTP from another address, latency counted from the scheduled send time (so a stalled
+ * node cannot hide its queueing); replies not back within the grace count at their age.
  */
 async function probe(url: string, users: readonly string[], durationMs: number): Promise<ProberResult> {
   const n = Math.max(1, Math.floor(durationMs / PROBE_INTERVAL_MS));
@@ -102,6 +157,7 @@ async function probe(url: string, users: readonly string[], durationMs: number):
   // The client's own delays, to tell a slow node from a starved prober on a shared machine.
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const overHttp = httpProber(url, (await canBind(HTTP_PROBER_ADDRESS)) ? HTTP_PROBER_ADDRESS : '127.0.0.1');
   let sendLagMax = 0;
   const t0 = performance.now();
   for (let i = 0; i < n && !closed; i++) {
@@ -113,15 +169,17 @@ async function probe(url: string, users: readonly string[], durationMs: number):
     scheduled.set(1000 + i, Math.min(at, now));
     sendLagMax = Math.max(sendLagMax, now - at);
     ws.send(body(1000 + i));
+    overHttp.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'get_accounts', params: [[users[i % users.length]]] }), Math.min(at, now));
   }
   const until = performance.now() + PROBE_GRACE_MS;
   while (scheduled.size > 0 && !closed && performance.now() < until) await new Promise((r) => setTimeout(r, 10));
   const unanswered = scheduled.size;
   for (const at of scheduled.values()) h.recordValue(Math.max(1, Math.round((performance.now() - at) * 1000)));
+  const httpResult = await overHttp.finish(Math.max(0, until - performance.now()));
   loop.disable();
   ws.terminate();
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { ...percentiles(h), errors, unanswered, closed, sendLagMaxMs: round(sendLagMax), clientLoopDelayMaxMs: round(loop.max / 1e6) };
+  return { ...percentiles(h), errors, unanswered, closed, sendLagMaxMs: round(sendLagMax), clientLoopDelayMaxMs: round(loop.max / 1e6), http: httpResult };
 }
 
 /** One call, timed, on its own connection: its median time over a few runs and its reply size. */
@@ -345,6 +403,13 @@ function judge(plan: Plan, sys: RunningSystem, prober: ProberResult, attackers: 
   if (prober.p99 > r.targets.proberP99Ms) failures.push(`prober p99 ${prober.p99} ms > ${r.targets.proberP99Ms} ms`);
   if (ratio > r.targets.ratioToIdle) failures.push(`${ratio}× idle > ${r.targets.ratioToIdle}×`);
   if (prober.errors > 0 || prober.unanswered > 0 || prober.closed) failures.push(`prober: ${prober.errors} errors, ${prober.unanswered} unanswered${prober.closed ? ', closed' : ''}`);
+  const h = prober.http;
+  if (h) {
+    const httpRatio = r.idle.http && r.idle.http.p99 > 0 ? Math.round((h.p99 / r.idle.http.p99) * 10) / 10 : Infinity;
+    if (h.p99 > r.targets.proberP99Ms) failures.push(`HTTP prober p99 ${h.p99} ms > ${r.targets.proberP99Ms} ms`);
+    if (httpRatio > r.targets.ratioToIdle) failures.push(`HTTP ${httpRatio}× idle > ${r.targets.ratioToIdle}×`);
+    if (h.errors > 0 || h.unanswered > 0) failures.push(`HTTP prober: ${h.errors} errors, ${h.unanswered} unanswered`);
+  }
   if (plan.name === 'adv-nonreaders' && rssMaxMiB > r.targets.rssBudgetMiB) failures.push(`RSS ${rssMaxMiB} MiB > ${r.targets.rssBudgetMiB} MiB`);
   return {
     scenario: plan.name,
@@ -361,12 +426,13 @@ function judge(plan: Plan, sys: RunningSystem, prober: ProberResult, attackers: 
 }
 
 export function printAdversarial(r: AdversarialReport): void {
-  console.log(`under attack: ${r.system}; prober idle p50 ${r.idle.p50} ms, p99 ${r.idle.p99} ms; attacks use ${r.expensive}`);
+  console.log(`under attack: ${r.system}; prober idle p50 ${r.idle.p50} ms, p99 ${r.idle.p99} ms (HTTP ${r.idle.http?.p99 ?? '—'} ms); attacks use ${r.expensive}`);
   console.table(
     r.runs.map((x) => ({
       scenario: x.scenario,
       'p50 ms': x.prober.p50,
       'p99 ms': x.prober.p99,
+      'HTTP p99 ms': x.prober.http?.p99 ?? '—',
       '× idle p99': x.ratioToIdle,
       'rss max MiB': x.nodeRssMaxMiB,
       'client lag max ms': x.prober.clientLoopDelayMaxMs,

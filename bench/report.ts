@@ -333,8 +333,9 @@ function underAttack(a: AdversarialReport): string[] {
     '## Under attack',
     '',
     `${a.system}${a.nodeDir ? ` from \`${a.nodeDir}\`` : ''}, at its default limits (${budget}), every read set granted to everyone (\`config/api-access.read-sets.json\`). A prober — one WebSocket connection calling \`get_accounts\` for one account every 100 ms, ` +
+      `and the same call at the same times over keep-alive HTTP from another client address${a.idle.http ? ` (${a.idle.http.address})` : ''}, ` +
       `open loop, latency from the scheduled send — measured for ${(a.durationMs / 1000).toFixed(1)} s idle, then next to each attack, each on a fresh node. ` +
-      `Targets: prober p99 ≤ ${t.proberP99Ms} ms and ≤ ${t.ratioToIdle}× its idle p99, without errors; with the non-readers, node RSS under ${t.rssBudgetMiB} MiB as well.`,
+      `Targets: prober p99 ≤ ${t.proberP99Ms} ms and ≤ ${t.ratioToIdle}× its idle p99, without errors, over each transport; with the non-readers, node RSS under ${t.rssBudgetMiB} MiB as well.`,
     '',
     `The expensive and pipelined attacks cycle the slowest legal calls measured alone on this chain, as an attacker timing each would pick them: **${a.expensive}**.`,
     '',
@@ -342,15 +343,15 @@ function underAttack(a: AdversarialReport): string[] {
     '|---|---|---|---|',
     ...a.calls.map((c) => `| ${c.label} | ${c.medianMs} | ${c.replyBytes} | ${c.error === undefined ? 'yes' : `no: ${c.error}`} |`),
     '',
-    '| scenario | attack | prober calls (idle) | prober p50 ms (idle) | prober p99 ms (idle) | × idle p99 | prober thread\'s max lag ms (idle) | node RSS max MiB | node CPU % | result | attackers got |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | attack | prober calls (idle) | prober p50 ms (idle) | prober p99 ms (idle) | × idle p99 | HTTP prober p50 ms (idle) | HTTP prober p99 ms (idle) | prober thread\'s max lag ms (idle) | node RSS max MiB | node CPU % | result | attackers got |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const x of a.runs) {
     // An attack the node turned away at once measured nothing of its calls' cost: say so. (Calls
     // held for clients that do not read are neither served nor refused.)
     const refusedAll = x.attackers.served === 0 && x.attackers.sent > 0 && Object.values(x.attackers.refused).some((n) => n > 0);
     lines.push(
-      `| ${x.scenario} | ${x.attack}${refusedAll ? ' (**every call refused at once**: this attack measures the refusals, not the calls)' : ''} | ${x.prober.count} (${a.idle.count}) | ${x.prober.p50} (${a.idle.p50}) | ${x.prober.p99} (${a.idle.p99}) | ${x.ratioToIdle}× | ${x.prober.clientLoopDelayMaxMs} (${a.idle.clientLoopDelayMaxMs}) | ${x.nodeRssMaxMiB} | ${x.nodeCpuPercent} | ${x.pass ? 'pass' : `**fail**: ${x.failures.join('; ')}`} | ${attackersLine(x.attackers)} |`,
+      `| ${x.scenario} | ${x.attack}${refusedAll ? ' (**every call refused at once**: this attack measures the refusals, not the calls)' : ''} | ${x.prober.count} (${a.idle.count}) | ${x.prober.p50} (${a.idle.p50}) | ${x.prober.p99} (${a.idle.p99}) | ${x.ratioToIdle}× | ${x.prober.http ? `${x.prober.http.p50} (${a.idle.http?.p50 ?? '—'})` : '—'} | ${x.prober.http ? `${x.prober.http.p99} (${a.idle.http?.p99 ?? '—'})` : '—'} | ${x.prober.clientLoopDelayMaxMs} (${a.idle.clientLoopDelayMaxMs}) | ${x.nodeRssMaxMiB} | ${x.nodeCpuPercent} | ${x.pass ? 'pass' : `**fail**: ${x.failures.join('; ')}`} | ${attackersLine(x.attackers)} |`,
     );
   }
   lines.push('', 'A p99 rests on the prober\'s calls counted in its column: of 100 calls it is the second slowest, so a single late reply moves it. The prober thread\'s max lag is its own event-loop delay while measuring: when it is close to the prober\'s p99, the bench process was starved of CPU (2 cores shared by node, attackers and prober) and the figure is not the node\'s alone. "Unanswered" are calls still in flight when the attackers stopped (non-readers: not received even after reading for up to 3 s). Attackers\' refusals are counted by JSON-RPC error code (-32009 busy on the connection, -32010 busy on the node, -32012 over the time budget, -32013 rate limit); "closed by node" by WebSocket close code (1013: try again later) or socket error.', '');

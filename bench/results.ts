@@ -166,6 +166,12 @@ export interface ProberResult extends Percentiles {
   sendLagMaxMs: number;
   /** the prober thread's longest event-loop delay while it measured: above a few ms, the client, not the node, was starved */
   clientLoopDelayMaxMs: number;
+  /**
+   * The HTTP prober beside it: the same call at the same times over keep-alive HTTP, from another
+   * client address (`address`; the node serves HTTP requests in shares by address). Absent in
+   * reports made before it was added.
+   */
+  http?: Percentiles & { readonly errors: number; readonly unanswered: number; readonly address: string };
 }
 
 /** A candidate "most expensive legal call", timed alone. */

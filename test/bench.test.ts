@@ -198,6 +198,8 @@ test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober'
   t.deepEqual(adv.runs.map((r) => r.scenario), ['adv-expensive', 'adv-pipelined', 'adv-flood', 'adv-nonreaders']);
   for (const r of adv.runs) {
     t.true(r.prober.count > 0, `${r.scenario}: the prober measured`);
+    t.true((r.prober.http?.count ?? 0) > 0, `${r.scenario}: the HTTP prober measured`);
+    t.is(r.prober.http?.address, '127.0.0.2', `${r.scenario}: the HTTP prober called from another address than the attackers'`);
     t.true(r.attackers.connections > 0 && r.attackers.sent > 0, `${r.scenario}: the attackers sent`);
     t.true(r.nodeRssMaxMiB > 0, `${r.scenario}: the node's RSS`);
     t.is(typeof r.pass, 'boolean');
@@ -211,6 +213,7 @@ test('graphene-rpc bench --tiny runs the adversarial scenarios next to a prober'
   const row = md.split('\n').find((l) => l.startsWith('| adv-nonreaders |'))!;
   const last = adv.runs.at(-1)!;
   t.is(row.split(' | ')[2], `${last.prober.count} (${adv.idle.count})`);
+  t.is(row.split(' | ')[7], `${last.prober.http!.p99} (${adv.idle.http!.p99})`, 'the HTTP prober\'s p99 beside its idle one');
 });
 
 test('graphene-rpc bench --tiny runs the conventional stack in cluster mode, checks the scaling model with taskset, and measures reads over pending transactions', async (t) => {
