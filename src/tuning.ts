@@ -35,6 +35,15 @@ export const WS_WHOLE_REPLY_BYTES = 64 * 1024;
  */
 export const WS_FRAGMENT_BYTES = 16 * 1024 - 16;
 
+/**
+ * Bytes of held replies one WebSocket writes in one turn of the event loop; the rest is written in
+ * later turns, after what else is ready. A client reading as fast as the loopback delivers took a
+ * 9.9 MB reply in one go: 640 sends, 10 ms and more of the front end's thread, while every other
+ * connection waited. 256 KiB is 16 fragments, a fraction of a millisecond.
+ * Test: test/ws-outbox.test.ts.
+ */
+export const WS_WRITE_TURN_BYTES = 256 * 1024;
+
 // Tunes src/transport/http.ts
 /** Replies up to this size are handed to uWS whole (see `write` in src/transport/http.ts). Exercised by: test/transport.test.ts */
 export const SMALL_REPLY_BYTES = 48 * 1024;

@@ -2,9 +2,9 @@
 // fragments while the socket takes them and the rest waits in its own buffer, never copied into
 // uWS; later replies wait behind it, in order; a reply in the reply slab is copied out before it waits.
 import test from 'ava';
-import { DROPPED, WsOutbox, type FragmentSocket } from '../src/transport/ws-outbox.js';
+import { DROPPED, MORE, WsOutbox, type FragmentSocket } from '../src/transport/ws-outbox.js';
 import { LeasedBytes } from '../src/protocol/reply-slab.js';
-import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES } from '../src/tuning.js';
+import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES, WS_WRITE_TURN_BYTES } from '../src/tuning.js';
 
 /**
  * A socket as uWS shows it: the kernel takes up to `room` bytes, what it does not take waits in
@@ -142,4 +142,22 @@ test('a dropped fragment stops the writing (uWS closes the socket); clear lets g
   box.clear();
   t.is(box.bytes, 0);
   t.deepEqual(ended, [true]);
+});
+
+test('a turn writes at most WS_WRITE_TURN_BYTES of a large reply, however much the socket would take; the rest goes in later turns, in order', (t) => {
+  const s = fakeSocket(1 << 30);
+  const box = new WsOutbox();
+  const large = Buffer.from(text(10 * WS_WRITE_TURN_BYTES, 'z'));
+  t.is(box.write(s.ws, large), MORE, 'the socket would take it all, but the turn\'s share is written');
+  const written = () => s.frames.reduce((n, f) => n + f.bytes.length, 0);
+  t.true(written() >= WS_WRITE_TURN_BYTES && written() < WS_WRITE_TURN_BYTES + WS_FRAGMENT_BYTES, `${written()} bytes in the first turn`);
+  t.is(box.write(s.ws, 'after'), MORE, 'a later reply waits behind it');
+  for (let turn = 0, status = MORE; status === MORE; turn++) {
+    const before = written();
+    status = box.drain(s.ws);
+    t.true(written() - before < WS_WRITE_TURN_BYTES + WS_FRAGMENT_BYTES, `turn ${turn}: ${written() - before} bytes`);
+    t.true(turn < 20);
+  }
+  t.is(box.bytes, 0);
+  t.deepEqual(s.messages(), [large.toString(), 'after']);
 });

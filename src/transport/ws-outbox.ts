@@ -9,13 +9,20 @@
 // here, every later reply waits behind it (a message may not start inside another); those in the
 // reply slab are copied out, so that a slow reader holds no slab slot.
 //
+// A turn of the event loop writes at most WS_WRITE_TURN_BYTES of what outboxes hold, all WebSockets
+// together (the transport keeps the share, src/transport/ws.ts): a client that reads as fast as the
+// loopback delivers took a whole 9.9 MB reply in one call, 640 fragments and as many sends, and the
+// front end's thread was at it for 10 ms and more while every other connection's replies and
+// requests waited (issue 31: a neighbour's p99 under four connections pipelining such calls).
+// Past the share, the writing goes on in a later turn (MORE), after what else is ready.
+//
 // Fragments stay under 16 KiB: uWS 20.30 writes a frame of 16 KiB or more, sent with nothing
 // buffered, as its header and then its payload, and when the socket takes the header but none of
 // the payload it buffers the header a second time (a client then reads a frame header inside a
 // payload: "RSV2 and RSV3 must be clear"). Smaller frames go through its cork buffer, whole.
 
 import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
-import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES } from '../tuning.js';
+import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES, WS_WRITE_TURN_BYTES } from '../tuning.js';
 
 /** What the outbox uses of a uWS WebSocket (tests give an imitation). */
 export interface FragmentSocket {
@@ -29,6 +36,11 @@ export interface FragmentSocket {
 
 /** uWS' send status for a message dropped at its backpressure limit (it then closes the socket). */
 export const DROPPED = 2;
+/**
+ * The outbox's own status: the socket takes more, but this turn's share (WS_WRITE_TURN_BYTES) is
+ * written; the caller writes on in a later turn. (uWS' statuses are 0 to 2.)
+ */
+export const MORE = 3;
 
 interface Held {
   /** the reply's bytes */
@@ -40,6 +52,8 @@ interface Held {
 export class WsOutbox {
   private readonly held: Held[] = [];
   private heldBytes = 0;
+  /** Bytes of held replies handed to uWS since the start (what a turn's share counts) */
+  handed = 0;
 
   /** Bytes of replies held here, not yet handed to uWS. */
   get bytes(): number {
@@ -49,10 +63,10 @@ export class WsOutbox {
   /**
    * Sends `body` after everything before it: at once when nothing is held and it is small, else
    * held and written as the socket takes it. Returns DROPPED when uWS dropped a message (it closes
-   * the socket: nothing more may be written), else 0 when something waits (in uWS or here), 1 when
-   * the socket took everything.
+   * the socket: nothing more may be written), else 0 when something waits (in uWS or here), MORE
+   * when the socket would take more than this turn's share, 1 when the socket took everything.
    */
-  write(ws: FragmentSocket, body: string | Uint8Array): number {
+  write(ws: FragmentSocket, body: string | Uint8Array, budget = WS_WRITE_TURN_BYTES): number {
     if (this.held.length === 0 && body.length <= WS_WHOLE_REPLY_BYTES) {
       const status = ws.send(body, false);
       releaseReply(body);
@@ -63,19 +77,25 @@ export class WsOutbox {
     releaseReply(body);
     this.held.push({ bytes, offset: 0 });
     this.heldBytes += bytes.length;
-    return this.drain(ws);
+    return this.drain(ws, budget);
   }
 
-  /** Writes on what is held while uWS holds nothing unsent. Returns as write does. */
-  drain(ws: FragmentSocket): number {
+  /**
+   * Writes on what is held while uWS holds nothing unsent, at most about `budget` bytes (what is
+   * left of this turn's share; with none left, nothing: MORE). Returns as write does.
+   */
+  drain(ws: FragmentSocket, budget = WS_WRITE_TURN_BYTES): number {
     while (this.held.length > 0) {
       if (ws.getBufferedAmount() > 0) return 0;
+      if (budget <= 0) return MORE;
       const h = this.held[0]!;
       const { bytes } = h;
       // A reply of one fragment or less goes whole.
       if (h.offset === 0 && bytes.length <= WS_FRAGMENT_BYTES) {
         this.held.shift();
         this.heldBytes -= bytes.length;
+        budget -= bytes.length;
+        this.handed += bytes.length;
         if (ws.send(bytes, false) === DROPPED) return DROPPED;
         continue;
       }
@@ -84,6 +104,8 @@ export class WsOutbox {
       const status = h.offset === 0 ? ws.sendFirstFragment(chunk, false) : end === bytes.length ? ws.sendLastFragment(chunk) : ws.sendFragment(chunk);
       if (status === DROPPED) return DROPPED;
       this.heldBytes -= end - h.offset;
+      budget -= end - h.offset;
+      this.handed += end - h.offset;
       h.offset = end;
       if (end === bytes.length) this.held.shift();
     }

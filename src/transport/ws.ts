@@ -7,11 +7,11 @@ import { LogBudget } from '../log.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
 import { releaseReply } from '../protocol/reply-slab.js';
-import { DROPPED, WsOutbox } from './ws-outbox.js';
+import { DROPPED, MORE, WsOutbox } from './ws-outbox.js';
 import type { Connection, Credentials } from '../pipeline/connection.js';
 import { TokenBucket } from '../token-bucket.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
-import { READ_IN_POOL_FROM_BYTES, TRANSPORT_REFUSAL_LOG_EVERY_MS } from '../tuning.js';
+import { READ_IN_POOL_FROM_BYTES, TRANSPORT_REFUSAL_LOG_EVERY_MS, WS_WRITE_TURN_BYTES } from '../tuning.js';
 import type { Message } from './ingress.js';
 
 export interface WsData {
@@ -104,15 +104,49 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
     if (toWrite.push(w) === 1) queueMicrotask(writeAll);
   };
 
+  // What outboxes may write in this turn of the event loop, all WebSockets together
+  // (WS_WRITE_TURN_BYTES): the share comes back at the next turn's check phase.
+  let turnLeft = WS_WRITE_TURN_BYTES;
+  let turnRenews = false;
+  const renewTurn = () => {
+    turnLeft = WS_WRITE_TURN_BYTES;
+    turnRenews = false;
+  };
+  /** What is left of this turn's share; the first ask in a turn has it renewed at the next. */
+  const turnShare = () => {
+    if (!turnRenews) {
+      turnRenews = true;
+      setImmediate(renewTurn);
+    }
+    return turnLeft;
+  };
+  /** Runs `write` against an outbox with this turn's share, and takes off what it wrote. */
+  const inTurn = (outbox: WsOutbox, write: (share: number) => number): number => {
+    const before = outbox.handed;
+    const status = write(turnShare());
+    turnLeft -= outbox.handed - before;
+    return status;
+  };
+
   /** Writes on what a WebSocket's outbox holds (after a drain), unless it has closed meanwhile. */
   const writeHeld = (ws: uWS.WebSocket<WsData>) => {
     const data = ws.getUserData();
     data.outboxDrains = false;
     if (!sockets.has(ws) || data.conn?.isClosed || !data.outbox) return;
     let status = 1;
-    ws.cork(() => void (status = data.outbox!.drain(ws)));
+    ws.cork(() => void (status = inTurn(data.outbox!, (share) => data.outbox!.drain(ws, share))));
     if (status === DROPPED) dropped(ws);
-    else holding(ws);
+    else {
+      if (status === MORE) writeLater(ws);
+      holding(ws);
+    }
+  };
+  /** What a WebSocket's outbox holds is written on in a later turn (after a drain, or past a turn's share). */
+  const writeLater = (ws: uWS.WebSocket<WsData>) => {
+    const data = ws.getUserData();
+    if (data.outboxDrains) return;
+    data.outboxDrains = true;
+    setImmediate(writeHeld, ws);
   };
 
   app.ws<WsData>('/*', {
@@ -176,8 +210,9 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
               continue;
             }
             // uWS or the outbox has the bytes now (the body is released once written).
-            status = outbox.write(ws, body);
-            if (status === 0) held = true;
+            status = inTurn(outbox, (share) => outbox.write(ws, body, share));
+            if (status === 0 || status === MORE) held = true;
+            if (status === MORE) writeLater(ws);
           }
         });
         out.length = 0;
@@ -226,10 +261,7 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
       const data = ws.getUserData();
       // What the outbox holds is written on after this callback: written in it, uWS stopped
       // watching the socket for room once the callback returned, and drained no further.
-      if (data.outbox && data.outbox.bytes > 0 && !data.outboxDrains) {
-        data.outboxDrains = true;
-        setImmediate(writeHeld, ws);
-      }
+      if (data.outbox && data.outbox.bytes > 0) writeLater(ws);
       holding(ws);
     },
     // uWS answers every ping itself; a client that floods them gets its connection closed instead
