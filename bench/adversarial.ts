@@ -7,7 +7,7 @@
 // Each phase runs on a fresh node at its own defaults (no benchmark-lifted limits), so that what one
 // attack left queued does not blur the next (--tiny, a smoke test, runs them all on one node). The figures: the prober's latency against its idle
 // latency, what the attackers got, and the node's peak RSS.
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -236,34 +236,43 @@ function candidates(c: ChainSample): { label: string; body: string }[] {
 }
 
 function attack(spec: AttackSpec): { ready: Promise<number>; stop: () => Promise<AttackOutcome>; kill: () => Promise<number> } {
-  const w = new Worker(new URL('./attack-worker.js', import.meta.url), { workerData: spec });
+  const child = fork(fileURLToPath(new URL('./attack-worker.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const messages: unknown[] = [];
   const waiters: { resolve: (m: unknown) => void; reject: (e: Error) => void }[] = [];
   let failure: Error | undefined;
-  w.on('message', (m: unknown) => {
+  child.on('message', (m: unknown) => {
     const next = waiters.shift();
     if (next) next.resolve(m);
     else messages.push(m);
   });
-  // A crashed attacker thread fails the run, whoever is waiting.
-  w.on('error', (err) => {
-    failure = err;
-    for (const x of waiters.splice(0)) x.reject(err);
+  // An attacker process that ends before its outcome fails the run, whoever is waiting.
+  const failed = (err: Error) => {
+    failure ??= err;
+    for (const x of waiters.splice(0)) x.reject(failure);
+  };
+  child.on('error', failed);
+  child.on('exit', (code, signal) => {
+    if (messages.length === 0) failed(new Error(`the attackers' process ended (${signal ?? `exit ${code}`})`));
   });
+  child.send(spec);
   const next = async (): Promise<unknown> => {
     const m = messages.length > 0 ? messages.shift() : await new Promise((resolve, reject) => (failure ? reject(failure) : waiters.push({ resolve, reject })));
     if (m && typeof m === 'object' && 'failed' in m) throw new Error(`attackers failed: ${String(m.failed)}`);
     return m;
   };
+  const ended = () => new Promise<number>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode ?? 1) : child.once('exit', (code) => resolve(code ?? 1))));
   return {
     ready: next().then((m) => (m as { ready: number }).ready),
     async stop() {
-      w.postMessage('stop');
+      child.send('stop');
       const outcome = (await next()) as AttackOutcome;
-      await w.terminate();
+      await ended();
       return outcome;
     },
-    kill: () => w.terminate(),
+    kill: () => {
+      child.kill('SIGKILL');
+      return ended();
+    },
   };
 }
 

@@ -1,9 +1,11 @@
-// The attackers of the adversarial scenarios (bench/adversarial.ts), in their own worker thread so
-// that their work on big replies does not delay the prober's clock. Two modes: connections that keep
+// The attackers of the adversarial scenarios (bench/adversarial.ts), in a process of their own so
+// that their work on big replies does not delay the prober's clock: as a worker thread they shared
+// the prober's process, its V8 helper threads (their collections of 10 MB replies) and its
+// allocator, and the prober's own event loop lagged 25 to 35 ms behind, as long as the p99 it
+// measured. (They still share the machine's CPUs, as any client on the same host does.) Two modes: connections that keep
 // N calls in flight (closed loop: each reply, served or refused, sends the next), and connections
 // that send requests for large replies and never read (their sockets paused) until told to stop,
 // then read what the node kept for them, for a bounded time. Bounded in time and in requests.
-import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 
 export interface AttackSpec {
@@ -38,7 +40,10 @@ export interface AttackOutcome {
   unanswered: number;
 }
 
-const spec = workerData as AttackSpec;
+/** What the parent sends: the spec first, then the stop. */
+const fromParent = (): Promise<unknown> => new Promise((resolve) => process.once('message', resolve));
+const toParent = (m: unknown) => process.send!(m);
+let spec: AttackSpec;
 const outcome: AttackOutcome = { connections: 0, sent: 0, served: 0, refused: {}, closedByNode: {}, connectFailed: 0, unanswered: 0 };
 let stopping = false;
 let cursor = 0;
@@ -95,6 +100,7 @@ function send(a: Attacker): void {
 }
 
 async function main(): Promise<void> {
+  spec = (await fromParent()) as AttackSpec;
   const attackers = (await Promise.all(Array.from({ length: spec.connections }, open))).filter((a): a is Attacker => a !== undefined);
   outcome.connections = attackers.length;
   let nonreaderTimer: NodeJS.Timeout | undefined;
@@ -109,10 +115,10 @@ async function main(): Promise<void> {
     };
     tick();
   }
-  parentPort!.postMessage({ ready: attackers.length });
+  toParent({ ready: attackers.length });
   await new Promise<void>((resolve) => {
     const hard = setTimeout(resolve, spec.hardStopMs);
-    parentPort!.once('message', () => {
+    void fromParent().then(() => {
       clearTimeout(hard);
       resolve();
     });
@@ -130,7 +136,8 @@ async function main(): Promise<void> {
     a.ours = true;
     a.ws.terminate();
   }
-  parentPort!.postMessage(outcome);
+  // Once sent, the channel goes (it alone would keep the process).
+  process.send!(outcome, () => process.disconnect());
 }
 
-main().catch((err: unknown) => parentPort!.postMessage({ failed: err instanceof Error ? err.stack ?? err.message : String(err) }));
+main().catch((err: unknown) => toParent({ failed: err instanceof Error ? err.stack ?? err.message : String(err) }));

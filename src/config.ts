@@ -126,6 +126,8 @@ export interface Config {
   readonly maxCallsPerSecond: number;
   /** ms a light call may run in its worker before it goes back to run as heavy (0: none) */
   readonly lightSliceMs: number;
+  /** nice value (Linux) of the worker threads that heavy calls go to first; 0: all run as the front end does */
+  readonly heavyWorkerNice: number;
   /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
   readonly loginFailuresBeforeDelay: number;
   /** ms; the longest a throttled login attempt waits */
@@ -315,6 +317,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: { type: 'int', min: 0, max: 1000 },
     default: '5',
     help: 'Milliseconds a call guessed light may run in its worker; past it the call stops and runs again as heavy, and calls of its method and argument size that do so 3 times are heavy from the start (0: no slice)',
+  },
+  {
+    name: 'heavy-worker-nice',
+    key: 'heavyWorkerNice',
+    kind: { type: 'int', min: 0, max: 19 },
+    default: '10',
+    help: 'Nice value (Linux) of the worker threads heavy calls go to first: all but one of each front end\'s --workers, so that when the CPUs are short the front end and the worker light calls go to first run before them (0: every thread at the front end\'s priority)',
   },
   { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
   { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },

@@ -43,8 +43,9 @@ const ctx: WorkerContext = { store, config, snapshot: 0, cancelled: new Int32Arr
 const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
 // The kernel's id of this thread, so that an operator's `top -H` or the bench (which splits CPU time
 // into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.
-log.info({ tid: kernelThreadId() }, 'worker thread started');
-parentPort!.postMessage({ workerUp: threadId } satisfies WorkerUp);
+const tid = kernelThreadId();
+log.info({ tid }, 'worker thread started');
+parentPort!.postMessage((tid === undefined ? { workerUp: threadId } : { workerUp: threadId, tid }) satisfies WorkerUp);
 
 /** This thread's side of the reply slab; none when the pool gives none (tests' own pools). */
 const slots = init.replySlab ? new SlabSlots(init.replySlab, threadId) : undefined;

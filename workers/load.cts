@@ -7,7 +7,7 @@
 import { workerData } from 'node:worker_threads';
 
 const { entry } = workerData as { entry: string };
-export default import(entry).then(
+const handler = import(entry).then(
   (m: { default: unknown }) => m.default,
   (err: unknown) => {
     // piscina would swallow this and report only "no handler function exported"; thrown uncaught,
@@ -18,3 +18,6 @@ export default import(entry).then(
     throw err;
   },
 );
+export default handler;
+/** The same handler under the name heavy tasks are run by, so that the pool's balancer can tell them apart (src/pool/worker-roles.ts). */
+export const heavy = handler;

@@ -13,6 +13,7 @@ import { SlabLeases } from './slab-leases.js';
 import { createTaskSlab } from '../protocol/task-slab.js';
 import { TaskSlots } from './task-slots.js';
 import { keepDescriptionsOf } from './worker-descriptions.js';
+import { HEAVY_TASK, WorkerRoles } from './worker-roles.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, WORKER_CLOSE_TIMEOUT_MS } from '../tuning.js';
 
@@ -39,7 +40,7 @@ export interface CallPool {
    * `signal` aborts before the task is done, its worker thread is terminated and replaced, and its
    * calls are answered as over their time budget.
    */
-  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<TaskAnswers>;
+  runTask(tasks: readonly PoolTask[], signal?: TaskAbortSignal, kind?: 'light' | 'heavy'): Promise<TaskAnswers>;
   /**
    * Places for cancellable calls (PoolTask.cancelSlot), 0 … cancelSlots - 1: as many as calls the
    * scheduler may have in the pool at once. A slot is cleared when its task's answers are back.
@@ -98,7 +99,10 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const taskSlab = createTaskSlab(2 * TASKS_PER_WORKER * config.workers);
   const taskSlots = new TaskSlots(taskSlab);
   const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab, taskSlab };
+  // Heavy calls go to threads of their own first, at a lower CPU priority (worker-roles.ts).
+  const roles = new WorkerRoles(config.heavyWorkerNice, log);
   const piscina = new Piscina({
+    loadBalancer: roles.balance as unknown as NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer'],
     filename: WORKER_LOADER,
     minThreads: config.workers,
     maxThreads: config.workers,
@@ -117,7 +121,10 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   // fails from its list (and a thread that has ended has threadId -1), so only live ones count.
   const up = new Set<number>();
   piscina.on('message', (m: unknown) => {
-    if (isWorkerUp(m)) up.add(m.workerUp);
+    if (isWorkerUp(m)) {
+      up.add(m.workerUp);
+      roles.up(m.workerUp, m.tid);
+    }
   });
   const workersUp = (): number => {
     const threads = piscina.threads;
@@ -146,6 +153,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     if (freed > 0) log.warn({ slots: freed }, 'reply slab slots of a worker thread that ended are free again');
   };
   piscina.on('workerDestroy', (worker: { id: number }) => {
+    roles.gone(worker.id);
     if (closing) return;
     // After this event piscina drops the thread from its list: look once it has.
     setImmediate(sweepSlab);
@@ -164,11 +172,12 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
    * kills its worker must not take the others that happened to travel with it. The one that fails
    * alone is answered -32603 and logged by name.
    */
-  const runOnce = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<TaskAnswers> => {
+  const runOnce = (tasks: readonly PoolTask[], signal: TaskAbortSignal | undefined, heavy: boolean): Promise<TaskAnswers> => {
     const packed = packTasks(tasks);
     const ref = taskSlots.take(packed);
     const task = ref ?? Piscina.move(ownBytes(packed));
-    return piscina.run(task, signal ? { signal } : {}).then(
+    const options = heavy ? (signal ? { signal, name: HEAVY_TASK } : { name: HEAVY_TASK }) : signal ? { signal } : {};
+    return piscina.run(task, options).then(
       (wire: WireAnswer[]) => {
         if (ref !== undefined) taskSlots.release(ref);
         // A report of slices follows the answers when some light call used up its slice.
@@ -191,7 +200,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
         }
         if (tasks.length > 1) {
           log.warn({ err, calls }, 'worker task failed; its calls run again one to a task');
-          return Promise.all(tasks.map((t) => runOnce([t], signal))).then((each) => {
+          return Promise.all(tasks.map((t) => runOnce([t], signal, heavy))).then((each) => {
             const out: TaskAnswers = each.map((a) => a[0]!);
             const sliced = each.flatMap((a, i) => (a.slices?.sliced.length ? [i] : []));
             const slow = each.flatMap((a, i) => (a.slices?.slow.length ? [i] : []));
@@ -205,8 +214,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     );
   };
   // Once the answers are back no worker reads the calls' flags: they are cleared for the next calls.
-  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal): Promise<TaskAnswers> =>
-    runOnce(tasks, signal).then((answers) => {
+  const runTask = (tasks: readonly PoolTask[], signal?: TaskAbortSignal, kind?: 'light' | 'heavy'): Promise<TaskAnswers> =>
+    runOnce(tasks, signal, kind === 'heavy').then((answers) => {
       for (const t of tasks) if (t.cancelSlot !== undefined) Atomics.store(cancelFlags, t.cancelSlot, 0);
       return answers;
     });

@@ -371,7 +371,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       it.task.sliceMs = slice;
       tasksOut[n] = it.task;
     }
-    void pool.runTask(tasksOut, ctl).then((answers) => {
+    void pool.runTask(tasksOut, ctl, cls).then((answers) => {
       for (const it of items) {
         const slot = it.task.cancelSlot;
         if (slot !== undefined) {

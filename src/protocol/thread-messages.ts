@@ -84,6 +84,8 @@ export type WireAnswer = number | Uint8Array | { readonly bytes: number | Uint8A
  */
 export interface WorkerUp {
   readonly workerUp: number;
+  /** the kernel's id of the thread (Linux), for its priority (src/pool/worker-roles.ts); none elsewhere */
+  readonly tid?: number;
 }
 
 export const isWorkerUp = (m: unknown): m is WorkerUp => typeof m === 'object' && m !== null && typeof (m as WorkerUp).workerUp === 'number';
