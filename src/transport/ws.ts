@@ -11,7 +11,7 @@ import { DROPPED, MORE, WsOutbox } from './ws-outbox.js';
 import type { Connection, Credentials } from '../pipeline/connection.js';
 import { TokenBucket } from '../token-bucket.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
-import { READ_IN_POOL_FROM_BYTES, TRANSPORT_REFUSAL_LOG_EVERY_MS, WS_WRITE_TURN_BYTES } from '../tuning.js';
+import { READ_IN_POOL_FROM_BYTES, TRANSPORT_REFUSAL_LOG_EVERY_MS, WS_WHOLE_REPLY_BYTES, WS_WRITE_TURN_BYTES } from '../tuning.js';
 import type { Message } from './ingress.js';
 
 export interface WsData {
@@ -210,7 +210,9 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
               continue;
             }
             // uWS or the outbox has the bytes now (the body is released once written).
-            status = inTurn(outbox, (share) => outbox.write(ws, body, share));
+            // A small reply with nothing held goes whole, outside the turn's share (no closure, no
+            // timer for the share: this is every small call's path).
+            status = outbox.bytes === 0 && body.length <= WS_WHOLE_REPLY_BYTES ? outbox.write(ws, body) : inTurn(outbox, (share) => outbox.write(ws, body, share));
             if (status === 0 || status === MORE) held = true;
             if (status === MORE) writeLater(ws);
           }
