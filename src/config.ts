@@ -126,7 +126,7 @@ export interface Config {
   readonly maxCallsPerSecond: number;
   /** ms a light call may run in its worker before it goes back to run as heavy (0: none) */
   readonly lightSliceMs: number;
-  /** nice value (Linux) of the worker threads that heavy calls go to first; 0: all run as the front end does */
+  /** nice value (Linux) heavy calls run at in their worker threads, where a thread may raise its priority again; 0: off */
   readonly heavyWorkerNice: number;
   /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
   readonly loginFailuresBeforeDelay: number;
@@ -322,8 +322,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'heavy-worker-nice',
     key: 'heavyWorkerNice',
     kind: { type: 'int', min: 0, max: 19 },
-    default: '0',
-    help: 'Nice value (Linux) of the worker threads heavy calls go to first: all but one of each front end\'s --workers, so that when the CPUs are short the front end and the worker light calls go to first run before them. Light calls that spill onto those threads run at it too: on a machine shared with its clients that costs light-call throughput (0: every thread at the front end\'s priority)',
+    default: '10',
+    help: 'Nice value (Linux) heavy calls run at in their worker threads, light calls running at the front end\'s, so that when the CPUs are short the front end and light calls get them first; only where a thread may raise its priority again (CAP_SYS_NICE, or RLIMIT_NICE 20), else every call runs at the front end\'s priority (0: off)',
   },
   { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
   { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },

@@ -1,45 +1,34 @@
-// Heavy calls' worker threads at a lower CPU priority (src/pool/worker-roles.ts): the first thread
-// up takes light calls first, the others heavy calls first and are reniced; a task goes to an idle
-// thread of its kind, else to any idle one; a light thread that ends is replaced by the next one up.
+// Heavy calls behind the rest (src/pool/worker-roles.ts, src/thread-priority.ts): the first worker
+// thread up takes light calls first, the others heavy calls first; a task goes to an idle thread of
+// its kind, else to any idle one; heavy tasks run at --heavy-worker-nice and light ones at the front
+// end's priority, where a thread may raise its priority again.
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { HEAVY_TASK, WorkerRoles } from '../src/pool/worker-roles.js';
-import { createLogger } from '../src/log.js';
+import { ThreadPriority, canRaisePriority } from '../src/thread-priority.js';
 import { startTestNode } from './helpers/node.js';
 import { WsClient } from './helpers/clients.js';
 
-const silent = createLogger('silent');
 const idle = (id: number) => ({ id, currentUsage: 0 });
 const busy = (id: number) => ({ id, currentUsage: 1 });
 
-test('the first worker up is the light calls\' thread; the others are reniced to --heavy-worker-nice', (t) => {
-  const reniced: [number, number][] = [];
-  const roles = new WorkerRoles(10, silent, (tid, nice) => reniced.push([tid, nice]));
-  roles.up(1, 101);
-  roles.up(2, 102);
-  roles.up(3, 103);
-  t.deepEqual(reniced, [[102, 10], [103, 10]]);
+test('the first worker up takes light calls first, the others heavy calls; when it ends, the next one up takes its place', (t) => {
+  const roles = new WorkerRoles();
+  roles.up(1);
+  roles.up(2);
+  roles.up(3);
   t.false(roles.isHeavy(1));
   t.true(roles.isHeavy(2) && roles.isHeavy(3));
-  // The light thread ends: its replacement, the next one up, takes its place at full priority.
   roles.gone(1);
-  roles.up(4, 104);
+  roles.up(4);
   t.false(roles.isHeavy(4));
-  t.deepEqual(reniced, [[102, 10], [103, 10]]);
-  // --heavy-worker-nice 0: roles without renicing.
-  const none: number[] = [];
-  const plain = new WorkerRoles(0, silent, (tid) => none.push(tid));
-  plain.up(1, 1);
-  plain.up(2, 2);
-  t.deepEqual(none, []);
-  t.true(plain.isHeavy(2));
 });
 
 test('a task goes to an idle thread of its kind, else to any idle thread, else waits', (t) => {
-  const roles = new WorkerRoles(10, silent, () => {});
-  roles.up(1, 101);
-  roles.up(2, 102);
-  roles.up(3, 103);
+  const roles = new WorkerRoles();
+  roles.up(1);
+  roles.up(2);
+  roles.up(3);
   const light = { name: 'default' };
   const heavy = { name: HEAVY_TASK };
   t.is(roles.balance(light, [idle(2), idle(1), idle(3)])?.id, 1, 'light calls go to the light thread first');
@@ -49,17 +38,25 @@ test('a task goes to an idle thread of its kind, else to any idle thread, else w
   t.is(roles.balance(heavy, [busy(1), busy(2), busy(3)]), null);
 });
 
-test('a renicing the system refuses is logged once; the roles hold', (t) => {
-  const logged: string[] = [];
-  const log = createLogger('warn');
-  const roles = new WorkerRoles(10, Object.assign(Object.create(log) as typeof log, { warn: (_o: unknown, msg: string) => logged.push(msg) }), () => {
-    throw new Error('EACCES');
+test('a worker thread runs heavy tasks at the heavy nice value and light ones at 0, set only when the kind changes; a refusal turns it off', (t) => {
+  const set: number[] = [];
+  const p = new ThreadPriority(10, (n) => set.push(n));
+  p.enter(false);
+  p.enter(true);
+  p.enter(true);
+  p.enter(false);
+  p.enter(false);
+  t.deepEqual(set, [10, 0]);
+  // The system refuses to raise the priority again: back to 0 if it can be, then no more changes.
+  const tried: number[] = [];
+  const refusing = new ThreadPriority(10, (n) => {
+    tried.push(n);
+    if (n === 0) throw new Error('EACCES');
   });
-  roles.up(1, 101);
-  roles.up(2, 102);
-  roles.up(3, 103);
-  t.is(logged.length, 1);
-  t.true(roles.isHeavy(2) && roles.isHeavy(3));
+  t.true(refusing.enter(true));
+  t.false(refusing.enter(false));
+  t.false(refusing.enter(true));
+  t.deepEqual(tried, [10, 0, 0]);
 });
 
 /** Nice values of this process's threads (Linux). */
@@ -69,17 +66,18 @@ const threadNices = (): number[] =>
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
   });
 
-test('on a node of three workers, two worker threads run at --heavy-worker-nice, and calls are answered', async (t) => {
-  if (process.platform !== 'linux') return t.pass('thread priorities are read from /proc (Linux)');
+test('on a node of two workers, the thread that ran a heavy call is at --heavy-worker-nice until its next light call', async (t) => {
+  if (!canRaisePriority()) return t.pass('threads may not raise their priority again here: every call runs at the front end\'s');
   const before = threadNices().filter((n) => n === 7).length;
   // One process: the test reads the priorities of its own threads.
-  const { wsUrl } = await startTestNode(t, { workers: '3', 'heavy-worker-nice': '7', processes: '1', 'serving-threads': '1' });
-  t.is(threadNices().filter((n) => n === 7).length - before, 2);
+  const { wsUrl } = await startTestNode(t, { workers: '2', 'heavy-worker-nice': '7', processes: '1', 'serving-threads': '1' });
   const ws = await WsClient.connect(wsUrl);
   t.teardown(() => ws.close());
-  const ids = Array.from({ length: 500 }, (_, i) => `1.2.${i % 6}`);
-  const heavy = await ws.call({ id: 1, method: 'get_objects', params: [ids] });
-  const light = await ws.call({ id: 2, method: 'get_objects', params: [['1.2.0']] });
+  t.is(threadNices().filter((n) => n === 7).length - before, 0, 'no thread is reniced before a heavy call');
+  // 500 ids: heavy (src/pipeline/cost.ts).
+  const heavy = await ws.call({ id: 1, method: 'get_objects', params: [Array.from({ length: 500 }, (_, i) => `1.2.${i % 6}`)] });
   t.is(heavy.result.length, 500);
+  t.is(threadNices().filter((n) => n === 7).length - before, 1, 'the thread that ran it');
+  const light = await ws.call({ id: 2, method: 'get_objects', params: [['1.2.0']] });
   t.is(light.result[0].id, '1.2.0');
 });

@@ -17,6 +17,7 @@ import { ReplyArena } from './reply-writer.js';
 import type { WorkerContext } from './context.js';
 import { createLogger, kernelThreadId } from '../src/log.js';
 import { parentPort, threadId } from 'node:worker_threads';
+import { ThreadPriority } from '../src/thread-priority.js';
 
 const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
@@ -43,9 +44,11 @@ const ctx: WorkerContext = { store, config, snapshot: 0, cancelled: new Int32Arr
 const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
 // The kernel's id of this thread, so that an operator's `top -H` or the bench (which splits CPU time
 // into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.
-const tid = kernelThreadId();
-log.info({ tid }, 'worker thread started');
-parentPort!.postMessage((tid === undefined ? { workerUp: threadId } : { workerUp: threadId, tid }) satisfies WorkerUp);
+log.info({ tid: kernelThreadId() }, 'worker thread started');
+parentPort!.postMessage({ workerUp: threadId } satisfies WorkerUp);
+
+/** This thread's priority, task by task: heavy tasks at --heavy-worker-nice where it can be raised again (src/thread-priority.ts). */
+const priority = init.heavyNice ? new ThreadPriority(init.heavyNice) : undefined;
 
 /** This thread's side of the reply slab; none when the pool gives none (tests' own pools). */
 const slots = init.replySlab ? new SlabSlots(init.replySlab, threadId) : undefined;
@@ -58,7 +61,18 @@ const taskBytes = taskReader(init.taskSlab);
  * so the thread hop is paid once per batch, not once per call). Answers come back in order; a reply
  * in the slab crosses as its position, every other reply buffer is transferred, not copied.
  */
-export default async function batch(task: Uint8Array | number): Promise<unknown> {
+export default function light(task: Uint8Array | number): Promise<unknown> {
+  priority?.enter(false);
+  return batch(task);
+}
+
+/** A task of heavy calls (piscina runs it by this name: src/pool/worker-roles.ts HEAVY_TASK). */
+export function heavy(task: Uint8Array | number): Promise<unknown> {
+  priority?.enter(true);
+  return batch(task);
+}
+
+async function batch(task: Uint8Array | number): Promise<unknown> {
   let tasks: PoolTask[];
   try {
     tasks = decodeTasks(taskBytes(task));

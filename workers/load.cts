@@ -7,8 +7,8 @@
 import { workerData } from 'node:worker_threads';
 
 const { entry } = workerData as { entry: string };
-const handler = import(entry).then(
-  (m: { default: unknown }) => m.default,
+const entryModule = import(entry).then(
+  (m: { default: unknown; heavy?: unknown }) => m,
   (err: unknown) => {
     // piscina would swallow this and report only "no handler function exported"; thrown uncaught,
     // the cause (say, a store that cannot be opened) is what the worker fails with.
@@ -18,6 +18,10 @@ const handler = import(entry).then(
     throw err;
   },
 );
-export default handler;
-/** The same handler under the name heavy tasks are run by, so that the pool's balancer can tell them apart (src/pool/worker-roles.ts). */
-export const heavy = handler;
+export default entryModule.then((m) => m.default);
+/**
+ * The handler of heavy tasks, which piscina runs by this name (src/pool/worker-roles.ts): the pool's
+ * balancer tells the kinds apart by it, and the worker runs them at their priority. A test entry
+ * without one runs them with its default.
+ */
+export const heavy = entryModule.then((m) => m.heavy ?? m.default);

@@ -14,6 +14,7 @@ import { createTaskSlab } from '../protocol/task-slab.js';
 import { TaskSlots } from './task-slots.js';
 import { keepDescriptionsOf } from './worker-descriptions.js';
 import { HEAVY_TASK, WorkerRoles } from './worker-roles.js';
+import { canRaisePriority } from '../thread-priority.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, WORKER_CLOSE_TIMEOUT_MS } from '../tuning.js';
 
@@ -98,9 +99,13 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   // calls run one to a task; past that a task crosses in a buffer of its own.
   const taskSlab = createTaskSlab(2 * TASKS_PER_WORKER * config.workers);
   const taskSlots = new TaskSlots(taskSlab);
-  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab, taskSlab };
-  // Heavy calls go to threads of their own first, at a lower CPU priority (worker-roles.ts).
-  const roles = new WorkerRoles(config.heavyWorkerNice, log);
+  // Heavy tasks run at --heavy-worker-nice where a thread may raise its priority again after one
+  // (src/thread-priority.ts); elsewhere every task runs at the front end's priority.
+  const heavyNice = config.heavyWorkerNice > 0 && config.workers > 1 && canRaisePriority() ? config.heavyWorkerNice : 0;
+  if (config.heavyWorkerNice > 0 && config.workers > 1 && heavyNice === 0) log.info({ heavyWorkerNice: config.heavyWorkerNice }, 'worker threads may not raise their priority again here (no CAP_SYS_NICE, RLIMIT_NICE under 20): heavy calls run at the front end\'s priority');
+  const init: WorkerInit = { entry: opts.workerFile ?? WORKER_ENTRY, config, storeVersion, cancelled, replySlab, taskSlab, heavyNice };
+  // Heavy calls go to threads of their own first, keeping one for light calls (worker-roles.ts).
+  const roles = new WorkerRoles();
   const piscina = new Piscina({
     loadBalancer: roles.balance as unknown as NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer'],
     filename: WORKER_LOADER,
@@ -123,7 +128,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   piscina.on('message', (m: unknown) => {
     if (isWorkerUp(m)) {
       up.add(m.workerUp);
-      roles.up(m.workerUp, m.tid);
+      roles.up(m.workerUp);
     }
   });
   const workersUp = (): number => {

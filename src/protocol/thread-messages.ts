@@ -84,8 +84,6 @@ export type WireAnswer = number | Uint8Array | { readonly bytes: number | Uint8A
  */
 export interface WorkerUp {
   readonly workerUp: number;
-  /** the kernel's id of the thread (Linux), for its priority (src/pool/worker-roles.ts); none elsewhere */
-  readonly tid?: number;
 }
 
 export const isWorkerUp = (m: unknown): m is WorkerUp => typeof m === 'object' && m !== null && typeof (m as WorkerUp).workerUp === 'number';
@@ -107,4 +105,6 @@ export interface WorkerInit {
   readonly replySlab?: ReplySlabInit;
   /** where the front end writes tasks (src/protocol/task-slab.ts); none: every task in a buffer of its own */
   readonly taskSlab?: SharedArrayBuffer;
+  /** the nice value heavy tasks run at (src/thread-priority.ts); 0: every task at the front end's priority */
+  readonly heavyNice?: number;
 }
