@@ -323,7 +323,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     key: 'heavyWorkerNice',
     kind: { type: 'int', min: 0, max: 19 },
     default: '10',
-    help: 'Nice value (Linux) heavy calls run at in their worker threads, light calls running at the front end\'s, so that when the CPUs are short the front end and light calls get them first; only where a thread may raise its priority again (CAP_SYS_NICE, or RLIMIT_NICE 20), else every call runs at the front end\'s priority (0: off)',
+    help: 'Nice value (Linux) heavy calls run at in their worker threads (with two workers or more), light calls running at the front end\'s, so that when the CPUs are short the front end and light calls get them first; only where a thread may raise its priority again (CAP_SYS_NICE, or RLIMIT_NICE 20), else every call runs at the front end\'s priority (0: off)',
   },
   { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
   { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },
