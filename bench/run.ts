@@ -463,11 +463,11 @@ export async function searchCapacity<R extends { offeredRate?: number }>(runs: R
   }
 }
 
-/** graphene-rpc's serving threads (--serving-threads), by the kernel thread id the writer logs for each */
-function servingThreadIds(sys: RunningSystem): Set<number> {
+/** The kernel thread ids graphene-rpc logs (`tid`) on its lines with `message`. */
+function loggedThreadIds(sys: RunningSystem, message: string): Set<number> {
   const tids = new Set<number>();
   for (const line of sys.lines) {
-    if (!line.includes('serving thread listening')) continue;
+    if (!line.includes(message)) continue;
     try {
       const tid = (JSON.parse(line) as { tid?: number }).tid;
       if (tid !== undefined) tids.add(tid);
@@ -478,20 +478,11 @@ function servingThreadIds(sys: RunningSystem): Set<number> {
   return tids;
 }
 
+/** graphene-rpc's serving threads (--serving-threads), by the kernel thread id the writer logs for each */
+const servingThreadIds = (sys: RunningSystem) => loggedThreadIds(sys, 'serving thread listening');
+
 /** graphene-rpc's pool threads, by the kernel thread id each logs when it starts */
-function workerThreadIds(sys: RunningSystem): Set<number> {
-  const tids = new Set<number>();
-  for (const line of sys.lines) {
-    if (!line.includes('worker thread started')) continue;
-    try {
-      const tid = (JSON.parse(line) as { tid?: number }).tid;
-      if (tid !== undefined) tids.add(tid);
-    } catch {
-      // not a JSON log line
-    }
-  }
-  return tids;
-}
+const workerThreadIds = (sys: RunningSystem) => loggedThreadIds(sys, 'worker thread started');
 
 /**
  * CPU microseconds per call by thread: the main thread of each process (graphene-rpc's front end; the
@@ -1041,32 +1032,21 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
       await sys.stop();
     }
   }
-  // graphene-rpc with several serving processes, at the same worker counts (per process), closed loop.
-  for (const processes of o.processesSweep) {
+  // graphene-rpc with several front ends, serving processes then serving threads in one process, at
+  // the same worker counts (per front end), closed loop.
+  const frontEndSweeps = [
+    ...o.processesSweep.map((processes) => ({ kind: 'graphene-rpc-processes' as const, fronts: { processes } })),
+    ...o.threadsSweep.map((servingThreads) => ({ kind: 'graphene-rpc-threads' as const, fronts: { servingThreads } })),
+  ];
+  for (const { kind, fronts } of frontEndSweeps) {
     for (const workers of o.workersSweep) {
-      const sys = await startSystem('graphene-rpc-processes', { dataDir: o.dataDir, workers, processes, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
+      const sys = await startSystem(kind, { dataDir: o.dataDir, workers, ...fronts, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
       try {
         if (o.pendingTransactions > 0) await leavePending(sys.port, o.pendingTransactions);
         for (const s of list) {
           if (s.name === 'ws-idle' || s.name === 'ws-deposits' || s.name === 'ws-exchange' || s.name.startsWith('adv-')) continue;
           log(`${s.name} on ${sys.name}…`);
-          report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, processes }));
-        }
-      } finally {
-        await sys.stop();
-      }
-    }
-  }
-  // graphene-rpc with several serving threads in one process, at the same worker counts (per thread), closed loop.
-  for (const servingThreads of o.threadsSweep) {
-    for (const workers of o.workersSweep) {
-      const sys = await startSystem('graphene-rpc-threads', { dataDir: o.dataDir, workers, servingThreads, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
-      try {
-        if (o.pendingTransactions > 0) await leavePending(sys.port, o.pendingTransactions);
-        for (const s of list) {
-          if (s.name === 'ws-idle' || s.name === 'ws-deposits' || s.name === 'ws-exchange' || s.name.startsWith('adv-')) continue;
-          log(`${s.name} on ${sys.name}…`);
-          report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, servingThreads }));
+          report.runs.push(await measure(sys, s.name, specFor(s, sys.port), o, { workers, ...fronts }));
         }
       } finally {
         await sys.stop();

@@ -9,6 +9,7 @@ import { captureLogs } from './helpers/logs.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { signedTx } from './helpers/tx.js';
 import { generateBlocks } from './helpers/devnet.js';
+import { broadcastsReadAcross, callIn as call, keepCalling, noticesOnEach } from './helpers/front-ends.js';
 import { alive, processOf } from './helpers/processes.js';
 import { until } from './helpers/until.js';
 import { parsePromText, valueOf } from '../bench/prom-text.js';
@@ -39,7 +40,6 @@ async function connectionsOnEach(t: ExecutionContext, node: TestNode, each = 1):
   return by;
 }
 
-const call = (ws: WsClient, id: number | string, set: string, method: string, params: unknown[]) => ws.call({ id, method: 'call', params: [set, method, params] });
 
 /** Every call the node has counted (graphene_rpc_calls_total over all its series). */
 async function callsCounted(node: TestNode): Promise<number> {
@@ -74,44 +74,13 @@ test('a transaction broadcast through one serving process is read at once throug
   const node = await startTestNode(t, TWO);
   await generateBlocks(node.httpUrl, 1);
   const [a, b] = [...(await connectionsOnEach(t, node)).values()].map((l) => l[0]!);
-  for (let i = 0; i < 6; i++) {
-    const [via, reader] = i % 2 === 0 ? [a!, b!] : [b!, a!];
-    const symbol = `PROC${String.fromCharCode(65 + i)}`;
-    const trx = await signedTx(node.httpUrl, [op.assetCreate(symbol)], [DEV_WIF]);
-    const sent = await call(via, `send-${i}`, 'network_broadcast', 'broadcast_transaction', [trx]);
-    t.is(sent.error, undefined, JSON.stringify(sent.error));
-    // No wait of any kind between the reply and the read on the other process.
-    const [found] = (await call(reader, `read-${i}`, 'database', 'lookup_asset_symbols', [[symbol]])).result;
-    t.is(found?.symbol, symbol, `read through the other process after broadcast ${i}`);
-  }
-  // debug_generate_blocks through whichever process the request reaches: both read the new head at once.
-  const heads = async () => Promise.all([a!, b!].map(async (ws, i) => (await call(ws, `h${i}`, 'database', 'get_dynamic_global_properties', [])).result.head_block_number as number));
-  const [before] = await heads();
-  t.is((await generateBlocks(node.httpUrl, 2)).error, undefined);
-  t.deepEqual(await heads(), [before! + 2, before! + 2]);
+  await broadcastsReadAcross(t, node, a!, b!, 'PROC', 'process');
 });
 
 test('notices come from every serving process: block-applied and pending-transaction callbacks on each', async (t) => {
   const node = await startTestNode(t, TWO);
   const clients = [...(await connectionsOnEach(t, node)).values()].map((l) => l[0]!);
-  for (const ws of clients) {
-    t.is((await call(ws, 1, 'database', 'set_block_applied_callback', [7])).result, null);
-    t.is((await call(ws, 2, 'database', 'set_pending_transaction_callback', [8])).result, null);
-  }
-  const trx = await signedTx(node.httpUrl, [op.assetCreate('NOTICE')], [DEV_WIF]);
-  const sent = JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [trx]] }))).text);
-  t.is(sent.error, undefined);
-  for (const ws of clients) {
-    const notice = JSON.parse(await ws.next(15_000));
-    t.deepEqual(notice.params.slice(0, 1), [8]);
-  }
-  const made = await generateBlocks(node.httpUrl, 1);
-  t.is(made.error, undefined);
-  const head = JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', 'get_dynamic_global_properties', []] }))).text).result;
-  for (const ws of clients) {
-    const notice = JSON.parse(await ws.next(15_000));
-    t.deepEqual(notice.params, [7, [head.head_block_id]]);
-  }
+  await noticesOnEach(t, node, clients, 'NOTICE');
 });
 
 test('kill -9 of one serving process under load: the other answers every call throughout, the killed one is restarted and counted, and serves again', async (t) => {
@@ -119,25 +88,9 @@ test('kill -9 of one serving process under load: the other answers every call th
   const node = await startTestNode(t, { ...TWO, 'max-calls-per-second': '0' }, logs.log);
   const by = await connectionsOnEach(t, node, 3);
   const [victim, survivor] = [...by.keys()];
-  const stats = new Map<WsClient, { ok: number; failed: string[] }>();
-  let stop = false;
-  const loops = [...by.values()].flat().map(async (ws, n) => {
-    const s = { ok: 0, failed: [] as string[] };
-    stats.set(ws, s);
-    for (let i = 0; !stop; i++) {
-      try {
-        const r = await call(ws, `${n}-${i}`, 'database', 'get_dynamic_global_properties', []);
-        if (r.result?.id === '2.1.0') s.ok++;
-        else s.failed.push(JSON.stringify(r));
-      } catch (err) {
-        s.failed.push((err as Error).message);
-        return;
-      }
-    }
-  });
+  const { stats, okOf, stop } = keepCalling([...by.values()].flat());
   const survivors = by.get(survivor!)!;
   const victims = by.get(victim!)!;
-  const okOf = (list: WsClient[]) => list.map((ws) => stats.get(ws)?.ok ?? 0);
   await until(() => okOf([...survivors, ...victims]).every((n) => n >= 20), 'every client answered 20 times before the kill');
   const before = okOf(survivors);
   // What the node has counted so far, the victim's calls included: its total must not fall back.
@@ -149,8 +102,7 @@ test('kill -9 of one serving process under load: the other answers every call th
   await Promise.all(victims.map((ws) => ws.whenClosed(30_000)));
   await until(() => pidsOf(node)[0] !== victim && pidsOf(node)[1] !== victim && node.node.servingProcesses!.listening === 2, 'the killed process restarted and listening');
   await until(() => okOf(survivors).every((n, i) => n >= before[i]! + 50), 'the survivors answered 50 more calls each');
-  stop = true;
-  await Promise.all(loops);
+  await stop();
   for (const ws of survivors) t.deepEqual(stats.get(ws)!.failed, [], 'no call failed on the process that was not killed');
   for (const ws of victims) t.is(stats.get(ws)!.failed.length, 1, 'a killed connection ends its loop');
   const ended = await logs.once('serving process ended; restarting it');

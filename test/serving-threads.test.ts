@@ -11,6 +11,7 @@ import { captureLogs, type CapturedLogs } from './helpers/logs.js';
 import { DEV_WIF, op } from './helpers/chain.js';
 import { signedTx } from './helpers/tx.js';
 import { generateBlocks } from './helpers/devnet.js';
+import { broadcastsReadAcross, callIn as call, keepCalling, noticesOnEach } from './helpers/front-ends.js';
 import { until } from './helpers/until.js';
 import { parsePromText, valueOf } from '../bench/prom-text.js';
 import { serveChild } from './helpers/child-node.js';
@@ -19,7 +20,6 @@ import { readerSlots } from '../src/startup/writable-store.js';
 
 const TWO = { 'serving-threads': '2', processes: '1', 'api-access': fixture('api-access.json') };
 
-const call = (ws: WsClient, id: number | string, set: string, method: string, params: unknown[]) => ws.call({ id, method: 'call', params: [set, method, params] });
 
 let asked = 0;
 /** The serving thread that answers `ws`: the `thread` of the served line of a call made on it. */
@@ -79,37 +79,14 @@ test('a transaction broadcast through one serving thread is read at once through
   const node = await startTestNode(t, TWO, logs.log);
   await generateBlocks(node.httpUrl, 1);
   const [a, b] = [...(await connectionsOnEach(t, node, logs)).values()].map((l) => l[0]!);
-  for (let i = 0; i < 6; i++) {
-    const [via, reader] = i % 2 === 0 ? [a!, b!] : [b!, a!];
-    const symbol = `THRD${String.fromCharCode(65 + i)}`;
-    const trx = await signedTx(node.httpUrl, [op.assetCreate(symbol)], [DEV_WIF]);
-    const sent = await call(via, `send-${i}`, 'network_broadcast', 'broadcast_transaction', [trx]);
-    t.is(sent.error, undefined, JSON.stringify(sent.error));
-    // No wait of any kind between the reply and the read on the other thread.
-    const [found] = (await call(reader, `read-${i}`, 'database', 'lookup_asset_symbols', [[symbol]])).result;
-    t.is(found?.symbol, symbol, `read through the other thread after broadcast ${i}`);
-  }
-  const heads = async () => Promise.all([a!, b!].map(async (ws, i) => (await call(ws, `h${i}`, 'database', 'get_dynamic_global_properties', [])).result.head_block_number as number));
-  const [before] = await heads();
-  t.is((await generateBlocks(node.httpUrl, 2)).error, undefined);
-  t.deepEqual(await heads(), [before! + 2, before! + 2]);
+  await broadcastsReadAcross(t, node, a!, b!, 'THRD', 'thread');
 });
 
 test('notices come from every serving thread: block-applied and pending-transaction callbacks on each', async (t) => {
   const logs = captureLogs('debug');
   const node = await startTestNode(t, TWO, logs.log);
   const clients = [...(await connectionsOnEach(t, node, logs)).values()].map((l) => l[0]!);
-  for (const ws of clients) {
-    t.is((await call(ws, 1, 'database', 'set_block_applied_callback', [7])).result, null);
-    t.is((await call(ws, 2, 'database', 'set_pending_transaction_callback', [8])).result, null);
-  }
-  const trx = await signedTx(node.httpUrl, [op.assetCreate('TNOTICE')], [DEV_WIF]);
-  const sent = JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['network_broadcast', 'broadcast_transaction', [trx]] }))).text);
-  t.is(sent.error, undefined);
-  for (const ws of clients) t.deepEqual(JSON.parse(await ws.next(15_000)).params.slice(0, 1), [8]);
-  t.is((await generateBlocks(node.httpUrl, 1)).error, undefined);
-  const head = JSON.parse((await httpPost(node.httpUrl, JSON.stringify({ id: 1, method: 'call', params: ['database', 'get_dynamic_global_properties', []] }))).text).result;
-  for (const ws of clients) t.deepEqual(JSON.parse(await ws.next(15_000)).params, [7, [head.head_block_id]]);
+  await noticesOnEach(t, node, clients, 'TNOTICE');
 });
 
 test('a serving thread that fails under load closes its own connections only: the other answers every call throughout, the process stays, and the failed one is restarted, counted and serves again', async (t) => {
@@ -118,23 +95,7 @@ test('a serving thread that fails under load closes its own connections only: th
   const by = await connectionsOnEach(t, node, logs, 2);
   const victims = by.get(0)!;
   const survivors = by.get(1)!;
-  const stats = new Map<WsClient, { ok: number; failed: string[] }>();
-  let stop = false;
-  const loops = [...victims, ...survivors].map(async (ws, n) => {
-    const s = { ok: 0, failed: [] as string[] };
-    stats.set(ws, s);
-    for (let i = 0; !stop; i++) {
-      try {
-        const r = await call(ws, `${n}-${i}`, 'database', 'get_dynamic_global_properties', []);
-        if (r.result?.id === '2.1.0') s.ok++;
-        else s.failed.push(JSON.stringify(r));
-      } catch (err) {
-        s.failed.push((err as Error).message);
-        return;
-      }
-    }
-  });
-  const okOf = (list: WsClient[]) => list.map((ws) => stats.get(ws)?.ok ?? 0);
+  const { stats, okOf, stop } = keepCalling([...victims, ...survivors]);
   await until(() => okOf([...survivors, ...victims]).every((n) => n >= 20), 'every client answered 20 times before the failure');
   const before = okOf(survivors);
   const threadBefore = node.node.servingThreads!.ids()[0];
@@ -145,8 +106,7 @@ test('a serving thread that fails under load closes its own connections only: th
   t.regex(String((failed.err as { message?: string }).message), /a drill/);
   await until(() => node.node.servingThreads!.listening === 2 && node.node.servingThreads!.ids()[0] !== threadBefore, 'the failed thread restarted and listening');
   await until(() => okOf(survivors).every((n, i) => n >= before[i]! + 50), 'the survivors answered 50 more calls each');
-  stop = true;
-  await Promise.all(loops);
+  await stop();
   for (const ws of survivors) t.deepEqual(stats.get(ws)!.failed, [], 'no call failed on the thread that did not fail');
   for (const ws of victims) t.is(stats.get(ws)!.failed.length, 1, 'a closed connection ends its loop');
   const ended = await logs.once('serving thread ended; restarting it');

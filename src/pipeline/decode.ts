@@ -7,7 +7,7 @@
 // reading costs in proportion to size, and on the front end's thread every other call waits for it.
 import type { Config } from '../config.js';
 import { parseInbound, type Inbound } from '../protocol/jsonrpc.js';
-import { READ_METHOD, READ_SET, takeReadAnswer } from '../protocol/read-in-pool.js';
+import { READ_METHOD, READ_SET, takeReadAnswer, type ReadAnswer } from '../protocol/read-in-pool.js';
 import type { PoolAnswer } from '../protocol/thread-messages.js';
 import type { Scheduler } from '../pool/scheduler.js';
 import type { CallStats } from '../metrics/calls.js';
@@ -20,7 +20,7 @@ import type { Call, Layer, Next, Step } from './types.js';
  */
 export function decode(config: Pick<Config, 'maxJsonDepth' | 'callBudgetMs'>, scheduler: Scheduler, stats: Pick<CallStats, 'readInPool'>, dropped: { n: number } = { n: 0 }): Layer {
   /** The call goes on with what reading it gave. */
-  const decoded = (call: Call, inbound: Inbound | ReturnType<typeof takeReadAnswer>, next: Next): Step => {
+  const decoded = (call: Call, inbound: Inbound | ReadAnswer, next: Next): Step => {
     if (inbound.kind === 'ignore') {
       call.outcome = { kind: 'ignore' };
       return;
