@@ -6,6 +6,8 @@
 // N calls in flight (closed loop: each reply, served or refused, sends the next), and connections
 // that send requests for large replies and never read (their sockets paused) until told to stop,
 // then read what the node kept for them, for a bounded time. Bounded in time and in requests.
+import fs from 'node:fs';
+import os from 'node:os';
 import WebSocket from 'ws';
 
 export interface AttackSpec {
@@ -24,6 +26,8 @@ export interface AttackSpec {
   readonly hardStopMs: number;
   /** nonreader: how long to read what the node held, after the stop */
   readonly drainMs: number;
+  /** the attackers' nice value (0: left as is) */
+  readonly nice: number;
 }
 
 export interface AttackOutcome {
@@ -99,8 +103,29 @@ function send(a: Attacker): void {
   outcome.sent++;
 }
 
+/**
+ * Every thread of this process at `nice` (threads made later inherit it from the thread that makes
+ * them). Lowering a thread's priority needs no privilege; where /proc is missing it does nothing.
+ */
+function lowerPriority(nice: number): void {
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const tid of tids) {
+    try {
+      os.setPriority(Number(tid), nice);
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+}
+
 async function main(): Promise<void> {
   spec = (await fromParent()) as AttackSpec;
+  if (spec.nice > 0) lowerPriority(spec.nice);
   const attackers = (await Promise.all(Array.from({ length: spec.connections }, open))).filter((a): a is Attacker => a !== undefined);
   outcome.connections = attackers.length;
   let nonreaderTimer: NodeJS.Timeout | undefined;

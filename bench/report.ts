@@ -325,6 +325,13 @@ export function attackersLine(a: AttackOutcome): string {
   return `${a.connections} conn, ${a.sent} sent, ${a.served} served, refused ${codes(a.refused)}, closed by node ${codes(a.closedByNode)}${a.unanswered ? `, ${a.unanswered} unanswered at stop` : ''}${a.connectFailed ? `, ${a.connectFailed} failed to connect` : ''}`;
 }
 
+/** How the clients ran beside the node on this one host (bench/adversarial.ts ATTACKERS_NICE). */
+function clientPriorities(a: AdversarialReport): string {
+  if (a.attackersNice === undefined) return 'The prober and the attackers ran at the node\'s own priority.';
+  const prober = a.idle.proberNice ? `the prober's thread at nice ${a.idle.proberNice}, above the node's 0, while it measured` : "the prober's thread at the node's priority (this bench could not raise it: that needs root or CAP_SYS_NICE)";
+  return `On a real server the neighbour and the attackers are other machines. Here they share the node's CPUs, so the attackers ran at nice ${a.attackersNice} and ${prober}; the node ran as it would alone.`;
+}
+
 /** The "Under attack" section: the prober idle and next to each attack, against issue 12's targets. */
 function underAttack(a: AdversarialReport): string[] {
   const t = a.targets;
@@ -336,6 +343,8 @@ function underAttack(a: AdversarialReport): string[] {
       `and the same call at the same times over keep-alive HTTP from another client address${a.idle.http ? ` (${a.idle.http.address})` : ''}, ` +
       `open loop, latency from the scheduled send — measured for ${(a.durationMs / 1000).toFixed(1)} s idle, then next to each attack, each on a fresh node. ` +
       `Targets: prober p99 ≤ ${t.proberP99Ms} ms and ≤ ${t.ratioToIdle}× its idle p99, without errors, over each transport; with the non-readers, node RSS under ${t.rssBudgetMiB} MiB as well.`,
+    '',
+    clientPriorities(a),
     '',
     `The expensive and pipelined attacks cycle the slowest legal calls measured alone on this chain, as an attacker timing each would pick them: **${a.expensive}**.`,
     '',

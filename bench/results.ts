@@ -166,6 +166,8 @@ export interface ProberResult extends Percentiles {
   sendLagMaxMs: number;
   /** the prober thread's longest event-loop delay while it measured: above a few ms, the client, not the node, was starved */
   clientLoopDelayMaxMs: number;
+  /** the nice value the prober's thread measured at (bench/adversarial.ts PROBER_NICE; 0: not raised, or a report made before) */
+  proberNice?: number;
   /**
    * The HTTP prober beside it: the same call at the same times over keep-alive HTTP, from another
    * client address (`address`; the node serves HTTP requests in shares by address). Absent in
@@ -212,6 +214,8 @@ export interface AdversarialReport {
   /** the label of the slowest legal call, the one the attacks use */
   expensive: string;
   idle: ProberResult;
+  /** the attackers' nice value (bench/adversarial.ts ATTACKERS_NICE); absent in reports made before */
+  attackersNice?: number;
   runs: AttackRun[];
 }
 

@@ -299,6 +299,21 @@ export function threadTimes(pid: number): Map<number, ThreadTime> {
  * store's, the Node.js binary's) counts a share in each, so a tree's sum does not count it N times
  * as the RSS sum does; 0 where the kernel does not say.
  */
+/**
+ * A process's resident memory alone, from /proc/PID/status: what a sampler every few ms may read.
+ * (processUsage also reads smaps_rollup, which walks the process's page tables under its memory
+ * map's lock: tens of ms for a node of a few hundred MB, during which its threads' page faults and
+ * mappings wait.)
+ */
+export function processRss(pid: number): number {
+  try {
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return rss ? Number(rss[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function processUsage(pid: number, withChildren = false): { cpuSeconds: number; rssBytes: number; pssBytes: number } {
   if (withChildren) {
     const all = processTree(pid).map((p) => processUsage(p));
