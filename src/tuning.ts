@@ -222,6 +222,13 @@ export const SLOT_BYTES = 64 * 1024;
  */
 export const SLOTS_PER_WORKER = 64;
 
+/**
+ * Bytes of the reply slab's large part, kept for replies larger than a slot (a run of pages each),
+ * for the whole pool: a dozen block ranges of 10 MB. Memory touched only by large replies, then kept.
+ * When it is full, a large reply has a buffer of its own, as before. Test: test/reply-slab.test.ts
+ */
+export const LARGE_PART_BYTES = 128 * 1024 * 1024;
+
 // Tunes src/protocol/task-slab.ts
 /** Bytes of one slot: a task of 64 calls with a few hundred bytes of arguments each. Test: test/task-slab.test.ts */
 export const TASK_SLOT_BYTES = 32 * 1024;

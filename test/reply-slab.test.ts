@@ -68,7 +68,7 @@ test('a slot no reply was finished in goes back when its task ends', (t) => {
   t.true(holders(init).every((h) => h === 0), 'the failed call’s slot is free');
 });
 
-test('a reply that outgrows its slot’s room moves to a fresh slot; one larger than a slot has a buffer of its own', (t) => {
+test('a reply that outgrows its slot’s room moves to a fresh slot; one larger than a slot takes a run of the large part', (t) => {
   const init = createReplySlab(1);
   const slots = new SlabSlots(init, WORKER);
   const leases = new SlabLeases(init);
@@ -77,12 +77,60 @@ test('a reply that outgrows its slot’s room moves to a fresh slot; one larger 
   const huge = `"${'c'.repeat(SLOT_BYTES * 2)}"`;
   const got = task(slots, leases, [first, second, huge, '"after"']);
   t.deepEqual(got.map(text), [first, second, huge, '"after"']);
-  const [g1, g2, g3, g4] = got as [LeasedBytes, LeasedBytes, Uint8Array, LeasedBytes];
+  const [g1, g2, g3, g4] = got as [LeasedBytes, LeasedBytes, LeasedBytes, LeasedBytes];
   t.not(g2.lease.slot, g1.lease.slot, 'the second reply moved to a slot of its own');
-  t.false(g3 instanceof LeasedBytes, 'larger than a slot: its own buffer');
+  t.true(g3 instanceof LeasedBytes, 'larger than a slot: a place in the slab all the same');
+  t.true(g3.lease.slot >= init.slots, 'in the large part, after the slots');
+  t.is(g3.lease.pages, 3, 'a run of as many pages as it needs');
+  t.is(g3.byteOffset % SLOT_BYTES, 0, 'a run starts at a page');
   t.is(g4.lease.slot, g2.lease.slot, 'the task goes on in the slot it moved to');
+  t.is(leases.largePagesInUse, 3);
   for (const b of got) releaseReply(b);
-  t.true(holders(init).every((h) => h === 0), `every slot free: ${holders(init).filter((h) => h !== 0).length} held`);
+  t.true(holders(init).every((h) => h === 0), `every slot and page free: ${holders(init).filter((h) => h !== 0).length} held`);
+});
+
+test('large replies take runs of free pages, skip held ones, and get a buffer of their own when no run is free', (t) => {
+  // A large part of 8 pages.
+  const init = createReplySlab(1, 8 * SLOT_BYTES);
+  const slots = new SlabSlots(init, WORKER);
+  const leases = new SlabLeases(init);
+  const reply = (c: string, pages: number) => `"${c.repeat(pages * SLOT_BYTES - 100)}"`;
+  const [a, b] = task(slots, leases, [reply('a', 3), reply('b', 3)]) as [LeasedBytes, LeasedBytes];
+  t.deepEqual([a.lease.pages, b.lease.pages], [3, 3]);
+  t.is(b.lease.slot, a.lease.slot + 3, 'runs side by side');
+  // Two pages are left at the end: a reply of three goes round to the start, which is held.
+  const [c] = task(slots, leases, [reply('c', 3)]);
+  t.false(c instanceof LeasedBytes, 'no run of three is free: a buffer of its own');
+  t.is(text(c!), reply('c', 3));
+  releaseReply(a);
+  const [d] = task(slots, leases, [reply('d', 2)]) as [LeasedBytes];
+  t.is(text(d), reply('d', 2));
+  const [e] = task(slots, leases, [reply('e', 3)]) as [LeasedBytes];
+  t.true(e instanceof LeasedBytes, 'the run a gave back is taken again');
+  t.is(e.lease.slot, a.lease.slot);
+  t.is(text(e), reply('e', 3));
+  t.is(text(b), reply('b', 3), 'a held reply is never written over');
+  const tooLarge = `"${'f'.repeat(9 * SLOT_BYTES)}"`;
+  const [f] = task(slots, leases, [tooLarge]);
+  t.false(f instanceof LeasedBytes, 'larger than the large part: a buffer of its own');
+  for (const x of [b, d, e]) releaseReply(x);
+  t.is(leases.largePagesInUse, 0);
+});
+
+test('a failed task gives back the runs its replies took; the sweep frees a gone thread\'s', (t) => {
+  const init = createReplySlab(1, 8 * SLOT_BYTES);
+  const slots = new SlabSlots(init, WORKER);
+  const arena = new ReplyArena(slots);
+  new ReplyWriter(LIMITS, arena).text(`"${'x'.repeat(2 * SLOT_BYTES)}"`).finish();
+  t.is(new SlabLeases(init).largePagesInUse, 3, 'the worker holds the run while it writes');
+  arena.settle(true);
+  t.true(holders(init).every((h) => h === 0), 'given back with the failed task');
+  const dead = new SlabSlots(init, 9);
+  const arena2 = new ReplyArena(dead);
+  new ReplyWriter(LIMITS, arena2).text(`"${'y'.repeat(2 * SLOT_BYTES)}"`).finish();
+  const leases = new SlabLeases(init);
+  t.is(leases.sweep(new Set([WORKER])), 3);
+  t.true(holders(init).every((h) => h === 0));
 });
 
 test('with every slot held, replies go into buffers of their own and are whole', (t) => {
@@ -168,6 +216,8 @@ test('replies read from the slab under load are each their own call’s, over We
   for (let n = 1; n <= 30; n++) calls.push(['get_block', [n]]);
   for (let n = 0; n < 20; n++) calls.push(['get_objects', [[`1.2.${n}`, `2.1.0`, `1.3.0`]]]);
   for (let n = 1; n <= 10; n++) calls.push(['get_objects', [Array.from({ length: 100 }, (_, i) => `1.2.${(i * n) % 40}`)]]);
+  // Replies larger than a slot, placed in the large part.
+  for (let n = 1; n <= 4; n++) calls.push(['get_objects', [Array.from({ length: 900 }, (_, i) => `1.2.${(i * n) % 40}`)]]);
   // What each call answers, asked one at a time.
   const expected: string[] = [];
   for (const [i, [method, params]] of calls.entries()) {
@@ -175,6 +225,7 @@ test('replies read from the slab under load are each their own call’s, over We
     expected.push(reply.text);
   }
   t.true(expected.every((e) => JSON.parse(e).result !== undefined), 'every call answers a result');
+  t.true(expected.some((e) => Buffer.byteLength(e) > SLOT_BYTES), 'some replies are larger than a slot');
 
   // Now all at once, many times over, from several WebSockets and HTTP clients.
   const sockets = await Promise.all(Array.from({ length: 6 }, () => open(node.wsUrl)));
@@ -227,6 +278,8 @@ test('replies read from the slab under load are each their own call’s, over We
     await new Promise((r) => setTimeout(r, 50));
   }
   t.is(inUse, 0, 'every slot is free once the replies are written or dropped');
+  t.is(await metric(node.httpUrl, 'graphene_rpc_reply_slab_large_pages_in_use'), 0, 'and every page of the large part');
+  t.true((await metric(node.httpUrl, 'graphene_rpc_reply_slab_large_pages')) > 0);
   t.true((await metric(node.httpUrl, 'graphene_rpc_reply_slab_slots')) > 0);
 });
 

@@ -98,7 +98,10 @@ export class ReplyArena {
     this.used = end;
   }
 
-  /** With a slab: the staged reply of `length` bytes, copied to its place: a slab slot, or (none free, or larger than a slot) a buffer of its own. */
+  /**
+   * With a slab: the staged reply of `length` bytes, copied to its place: a slab slot, or if larger
+   * than a slot a run of the slab's large part; with none free, a buffer of its own.
+   */
   place(length: number): Uint8Array {
     const reply = this.buf.subarray(0, length);
     if (length <= SLOT_BYTES) {
@@ -119,10 +122,21 @@ export class ReplyArena {
         return this.slotBytes.subarray(at, at + length);
       }
     }
+    else {
+      const run = this.slots!.claimRun(length);
+      if (run) {
+        run.set(reply);
+        this.runs.push(run);
+        return run;
+      }
+    }
     const own = Buffer.allocUnsafeSlow(length);
     own.set(reply);
     return own;
   }
+
+  /** runs of the slab's large part this task's replies were placed in (handed over with them, unless the task fails) */
+  private readonly runs: Uint8Array[] = [];
 
   /**
    * After the task: the slots that hold no finished reply are free again (the front end frees the
@@ -130,6 +144,8 @@ export class ReplyArena {
    */
   settle(all = false): void {
     for (let i = 0; i < this.claimed.length; i++) if (all || this.replies[i] === 0) this.slots!.release(this.claimed[i]!);
+    if (all) for (const run of this.runs) this.slots!.releaseRun(run);
+    this.runs.length = 0;
     this.claimed.length = 0;
     this.replies.length = 0;
     if (this.slots && this.buf !== EMPTY) this.slots.unstage(this.buf as Buffer);

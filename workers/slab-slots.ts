@@ -1,6 +1,6 @@
 // A worker's side of the reply slab (src/protocol/reply-slab.ts): claiming free slots to write replies
 // into, and giving back the ones a task ended up not using. The front end frees the others.
-import type { ReplySlabInit } from '../src/protocol/reply-slab.js';
+import { largestPlaced, type ReplySlabInit } from '../src/protocol/reply-slab.js';
 import { STAGING_KEPT_BYTES, SLOT_BYTES } from '../src/tuning.js';
 
 /** A staging buffer's first size: a slot's, so that a reply that fits a slot is written without growing it. */
@@ -21,7 +21,50 @@ export class SlabSlots {
     if (me <= 0) throw new Error('a slab holder needs an id above 0');
     this.holders = new Int32Array(init.holders);
     this.view = Buffer.from(init.bytes);
-    this.count = this.holders.length;
+    this.count = init.slots;
+    this.pages = this.holders.length - init.slots;
+    this.largest = largestPlaced(init);
+  }
+
+  /** the large part's pages (holders after the slots), the largest reply it takes, and where the next search for a run starts */
+  private readonly pages: number;
+  private readonly largest: number;
+  private nextPage = 0;
+
+  /**
+   * A run of free pages in the large part for a reply of `length` bytes, now this thread's: the
+   * run's bytes (a view of the shared memory), or undefined when no run is free or the reply is too
+   * large. Pages are claimed one by one, as slots are; a page found held gives back the run so far.
+   */
+  claimRun(length: number): Buffer | undefined {
+    if (length > this.largest) return undefined;
+    const need = Math.ceil(length / SLOT_BYTES);
+    const base = this.count;
+    // Two passes at most: from where the last run ended to the end, then from the start.
+    for (let start = this.nextPage, scanned = 0; scanned < this.pages; ) {
+      if (start + need > this.pages) {
+        scanned += this.pages - start;
+        start = 0;
+        continue;
+      }
+      let got = 0;
+      while (got < need && Atomics.compareExchange(this.holders, base + start + got, 0, this.me) === 0) got++;
+      if (got === need) {
+        this.nextPage = (start + need) % this.pages;
+        const offset = (base + start) * SLOT_BYTES;
+        return this.view.subarray(offset, offset + length);
+      }
+      for (let k = 0; k < got; k++) Atomics.store(this.holders, base + start + k, 0);
+      scanned += got + 1;
+      start += got + 1;
+    }
+    return undefined;
+  }
+
+  /** Gives back a run claimRun gave (its reply was never handed over). */
+  releaseRun(run: Uint8Array): void {
+    const first = Math.floor(run.byteOffset / SLOT_BYTES);
+    for (let k = 0; k < Math.ceil(run.byteLength / SLOT_BYTES); k++) Atomics.compareExchange(this.holders, first + k, this.me, 0);
   }
 
   /** A free slot, now this thread's; -1 when every slot is held. */

@@ -26,7 +26,7 @@ export interface MetricSources {
     readonly busyWorkers: number;
     readonly workers: number;
     /** the reply slab: its slots, those held now, and replies let go only when collected (never written) */
-    readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number };
+    readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number; readonly largePages: number; readonly largePagesInUse: number };
     /** light calls that used up their slice (src/pool/learnt-costs.ts); absent where the node has none */
     readonly slices?: { readonly learnt: number; readonly kept: number; readonly requeued: number; readonly ranLong: number };
     /** calls waiting for their clients to read their replies (their sessions are paused) */
@@ -156,6 +156,8 @@ export function nodeMetrics(sources: MetricSources): NodeMetrics {
   gauge('graphene_rpc_pool_workers', 'Worker threads (--workers; with --processes or --serving-threads, of every front end)', () => sources.pool().workers);
   gauge('graphene_rpc_reply_slab_slots', 'Slots of the reply slab, the memory workers write replies into', () => sources.pool().replySlab.slots);
   gauge('graphene_rpc_reply_slab_slots_in_use', 'Reply slab slots held: a worker writing into them, or replies not yet written to their clients', () => sources.pool().replySlab.inUse);
+  gauge('graphene_rpc_reply_slab_large_pages', 'Pages of the reply slab\'s large part, where each reply larger than a slot takes a run of pages', () => sources.pool().replySlab.largePages);
+  gauge('graphene_rpc_reply_slab_large_pages_in_use', 'Pages of the reply slab\'s large part held: a worker writing into them, or large replies not yet written to their clients', () => sources.pool().replySlab.largePagesInUse);
   counterOf(registry, 'graphene_rpc_reply_slab_collected_total', 'Replies in the reply slab dropped unwritten (their connection had closed), whose slots came back only when they were collected', () => sources.pool().replySlab.collected);
   gauge('graphene_rpc_learnt_heavy_shapes', 'Call shapes (method and argument size) learnt heavy: their light calls used up their slice (--light-slice-ms) often enough', () => sources.pool().slices?.learnt ?? 0);
   gauge('graphene_rpc_learnt_shapes_kept', 'Call shapes kept by the cost learner, learnt heavy or counting strikes (at most 1024)', () => sources.pool().slices?.kept ?? 0);

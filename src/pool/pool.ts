@@ -60,9 +60,10 @@ export interface CallPool {
   readonly workersUp: number;
   /**
    * The reply slab now: its slots, those held (by a worker writing, or by the front end until it has
-   * written their replies), and the replies let go only when collected (dropped unwritten).
+   * written their replies), the replies let go only when collected (dropped unwritten), and its
+   * large part's pages and those held.
    */
-  readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number };
+  readonly replySlab: { readonly slots: number; readonly inUse: number; readonly collected: number; readonly largePages: number; readonly largePagesInUse: number };
   /** Tells the workers that the store changed (after a block): their next reads see it. */
   storeChanged(): void;
   /** Resolves once every worker has loaded and opened the store. */
@@ -239,7 +240,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     },
     runTask,
     get replySlab() {
-      return { slots: leases.slots, inUse: leases.slotsInUse, collected: leases.collected };
+      return { slots: leases.slots, inUse: leases.slotsInUse, collected: leases.collected, largePages: leases.largePages, largePagesInUse: leases.largePagesInUse };
     },
     storeChanged() {
       Atomics.add(version, 0, 1);

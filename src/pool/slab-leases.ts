@@ -1,8 +1,8 @@
 // The front end's side of the reply slab (src/protocol/reply-slab.ts): replies arrive as positions in
 // the slab and become views of it (LeasedBytes); a slot is free again for the workers once every
-// reply in it has been written (releaseReply), or dropped and collected.
-import { HELD_BY_FRONT_END, LeasedBytes, slabLength, slabOffset, type Lease, type ReplySlabInit } from '../protocol/reply-slab.js';
-import { SLOT_BYTES } from '../tuning.js';
+// reply in it has been written (releaseReply), or dropped and collected, and a large reply's run of
+// pages once that reply has.
+import { HELD_BY_FRONT_END, LeasedBytes, holdersOf, slabLength, slabOffset, type Lease, type ReplySlabInit } from '../protocol/reply-slab.js';
 
 /** What SlabLeases needs of a FinalizationRegistry (the lease is its own unregister token). */
 export type SafetyNet<T extends object> = Pick<FinalizationRegistry<T>, 'register' | 'unregister'>;
@@ -21,7 +21,8 @@ export class SlabLeases {
     // an eighth of what the front end's scavenges copied at 4,500 small calls/s (README "The front
     // end's collector pauses").
     this.net.unregister(lease);
-    if (--this.pending[lease.slot]! === 0) Atomics.store(this.holders, lease.slot, 0);
+    if (lease.pages > 0) for (let k = 0; k < lease.pages; k++) Atomics.store(this.holders, lease.slot + k, 0);
+    else if (--this.pending[lease.slot]! === 0) Atomics.store(this.holders, lease.slot, 0);
   };
   /**
    * The safety net: a reply dropped without being written (its connection closed while it waited
@@ -48,11 +49,14 @@ export class SlabLeases {
   /** The reply at `ref` (slabRef) as a view of the slab, held until released. */
   view(ref: number): LeasedBytes {
     const offset = slabOffset(ref);
-    const slot = Math.floor(offset / SLOT_BYTES);
-    if (this.pending[slot]!++ === 0) Atomics.store(this.holders, slot, HELD_BY_FRONT_END);
+    const length = slabLength(ref);
+    const { first: slot, count, large } = holdersOf(this.init, offset, length);
+    // A run of large pages holds one reply; a slot may hold many, counted until the last is written.
+    if (large) for (let k = 0; k < count; k++) Atomics.store(this.holders, slot + k, HELD_BY_FRONT_END);
+    else if (this.pending[slot]!++ === 0) Atomics.store(this.holders, slot, HELD_BY_FRONT_END);
     // Typed arrays take a SharedArrayBuffer; the lib types name ArrayBuffer only.
-    const body = new LeasedBytes(this.init.bytes as unknown as ArrayBuffer, offset, slabLength(ref));
-    const lease: Lease = { slot, done: false, end: this.end };
+    const body = new LeasedBytes(this.init.bytes as unknown as ArrayBuffer, offset, length);
+    const lease: Lease = { slot, pages: large ? count : 0, done: false, end: this.end };
     body.lease = lease;
     // Registered only if still held when this turn of the event loop is over (registerHeld).
     this.fresh.push(body);
@@ -90,12 +94,25 @@ export class SlabLeases {
 
   /** Slots held now, by a worker or by the front end. */
   get slotsInUse(): number {
-    let n = 0;
-    for (let i = 0; i < this.holders.length; i++) if (Atomics.load(this.holders, i) !== 0) n++;
-    return n;
+    return this.held(0, this.init.slots);
   }
 
   get slots(): number {
-    return this.holders.length;
+    return this.init.slots;
+  }
+
+  /** Pages of the large part held now, by a worker or by the front end. */
+  get largePagesInUse(): number {
+    return this.held(this.init.slots, this.holders.length);
+  }
+
+  get largePages(): number {
+    return this.holders.length - this.init.slots;
+  }
+
+  private held(from: number, to: number): number {
+    let n = 0;
+    for (let i = from; i < to; i++) if (Atomics.load(this.holders, i) !== 0) n++;
+    return n;
   }
 }

@@ -14,29 +14,53 @@
 // A worker that dies holding slots leaves its threadId there; the front end frees those slots when
 // it sees the thread gone (pool.ts).
 //
+// After the slots lies the large part (LARGE_PART_BYTES), in pages of SLOT_BYTES with a holder each:
+// a reply larger than a slot takes a run of pages of its own, claimed page by page as slots are.
+// Without it, each such reply (a block range of 10 MB, a page of full accounts) crossed as a buffer
+// of its own, a fresh external allocation on the front end: at a hundred MB a second of them V8
+// started a full collection of the front end's heap every 150 ms or so, 5 to 13 ms each, and every
+// call on that thread waited it out (docs/design/large-replies.md).
+//
 // Both sides import this file; it holds only the layout.
 
-import { SLOT_BYTES, SLOTS_PER_WORKER } from '../tuning.js';
+import { LARGE_PART_BYTES, SLOT_BYTES, SLOTS_PER_WORKER } from '../tuning.js';
 
 /** `holders` value of a slot whose replies the front end holds. */
 export const HELD_BY_FRONT_END = -1;
 
 /** What the pool creates and every worker receives (WorkerInit.replySlab). */
 export interface ReplySlabInit {
-  /** the replies: slots × SLOT_BYTES */
+  /** the replies: slots × SLOT_BYTES, then the large part's pages × SLOT_BYTES */
   readonly bytes: SharedArrayBuffer;
-  /** Int32 per slot: who holds it (see above) */
+  /** Int32 per slot, then per page: who holds it (see above) */
   readonly holders: SharedArrayBuffer;
+  /** how many of the holders are slots; the rest are the large part's pages */
+  readonly slots: number;
 }
 
-export function createReplySlab(workers: number): ReplySlabInit {
+/** `largeBytes`: the large part's size (tests make it small). */
+export function createReplySlab(workers: number, largeBytes = LARGE_PART_BYTES): ReplySlabInit {
   const slots = Math.max(1, workers) * SLOTS_PER_WORKER;
-  return { bytes: new SharedArrayBuffer(slots * SLOT_BYTES), holders: new SharedArrayBuffer(slots * 4) };
+  const pages = Math.floor(largeBytes / SLOT_BYTES);
+  return { bytes: new SharedArrayBuffer((slots + pages) * SLOT_BYTES), holders: new SharedArrayBuffer((slots + pages) * 4), slots };
+}
+
+/** The holders a reply at `offset` of `length` bytes occupies: its slot, or its run of large pages. */
+export function holdersOf(init: ReplySlabInit, offset: number, length: number): { first: number; count: number; large: boolean } {
+  const first = Math.floor(offset / SLOT_BYTES);
+  if (first < init.slots) return { first, count: 1, large: false };
+  return { first, count: Math.max(1, Math.ceil(length / SLOT_BYTES)), large: true };
+}
+
+/** The largest reply the large part can take: one that fits a reference (slabRef) and the part. */
+export function largestPlaced(init: ReplySlabInit): number {
+  const pages = init.holders.byteLength / 4 - init.slots;
+  return Math.min(LENGTH_SPAN - 1, pages * SLOT_BYTES);
 }
 
 /**
  * A reply in the slab as one number: its byte offset times 2^24 plus its length (a reply in the slab
- * is at most SLOT_BYTES long). Exact in a double for a slab up to 512 MiB.
+ * is under 16 MiB long; a longer one has a buffer of its own). Exact in a double for a slab up to 512 MiB.
  */
 const LENGTH_SPAN = 0x1000000;
 
@@ -54,7 +78,10 @@ export function slabLength(ref: number): number {
 
 /** The front end's hold on one reply in the slab (src/pool/slab-leases.ts ends it). */
 export interface Lease {
+  /** the reply's slot, or the first page of its run in the large part */
   readonly slot: number;
+  /** 0: a slot shared with other replies; otherwise the pages of its run, freed together */
+  readonly pages: number;
   /** true once ended: ending twice is a no-op */
   done: boolean;
   readonly end: (lease: Lease) => void;
@@ -67,6 +94,14 @@ export interface Lease {
  */
 export class LeasedBytes extends Uint8Array {
   lease!: Lease;
+}
+
+/**
+ * Whether `body` lies in a run of the slab's large part: the run is this reply's alone, so a
+ * transport holds it in place until written (and then releases it) rather than copying it out.
+ */
+export function inLargeRun(body: string | Uint8Array): body is LeasedBytes {
+  return body instanceof LeasedBytes && body.lease.pages > 0;
 }
 
 /** Lets the slab slot under a written reply body be used again; any other body: nothing to do. */

@@ -228,4 +228,4 @@ export async function serveFrontEnd(p: {
 }
 
 /** The reply slab before the pool is open (or in a process without one): nothing held. */
-const NO_SLAB = { slots: 0, inUse: 0, collected: 0 };
+const NO_SLAB = { slots: 0, inUse: 0, collected: 0, largePages: 0, largePagesInUse: 0 };

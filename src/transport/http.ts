@@ -4,7 +4,7 @@
 import type * as uWS from './uws.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
-import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
+import { LeasedBytes, inLargeRun, releaseReply } from '../protocol/reply-slab.js';
 import type { Connection } from '../pipeline/connection.js';
 import { framingFault } from './framing.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
@@ -45,33 +45,44 @@ export function serveHttp(app: Routes, ctx: RouteContext): Set<Connection> {
     // The request's connection, once its body is read. A client that goes away before its reply
     // closes it, as a WebSocket close does: its call, waiting or running, is dropped.
     let conn: Connection | undefined;
+    /** a reply held in place in a run of the slab's large part while the client reads it */
+    let run: Uint8Array | undefined;
     res.onAborted(() => {
       answered = true;
+      if (run) releaseReply(run);
       release();
       conn?.close();
       if (conn) httpCalls.delete(conn);
     });
     /** Writes the body with backpressure: what the socket cannot take now is held here, counted, and sent as it drains. */
     const sendBody = (body: string | Uint8Array) => {
-      // Bytes held here until the client reads them must be ours: a reply in the reply slab is
-      // copied out of it (and the slab's slot let go) rather than kept for as long as the client takes.
-      const bytes = typeof body === 'string' || body instanceof LeasedBytes ? Buffer.from(body) : body;
-      releaseReply(body);
+      // Bytes held here until the client reads them must be ours: a reply in a slot of the reply slab
+      // is copied out of it (and the slot let go) rather than kept for as long as the client takes.
+      // A reply in a run of the slab's large part is its own: held in place until written (a copy
+      // was a fresh large buffer on this thread, src/transport/ws-outbox.ts).
+      if (inLargeRun(body)) run = body;
+      const bytes = run ?? (typeof body === 'string' || body instanceof LeasedBytes ? Buffer.from(body) : body);
+      if (!run) releaseReply(body);
+      const finish = () => {
+        if (run) releaseReply(run);
+        release();
+      };
       const start = res.getWriteOffset();
       const [, done] = res.tryEnd(bytes, bytes.byteLength);
-      if (done) return release();
+      if (done) return finish();
       const track = () => {
         buffered.set(res, bytes.byteLength - (res.getWriteOffset() - start));
         // Over the node's budget and over its share: drop this slow reader, freeing what it holds.
         if (buffered.overShare(res)) {
           log.warn({ address, held: bytes.byteLength - (res.getWriteOffset() - start) }, 'HTTP client does not read and the node is over --max-buffered-bytes; closing');
           monitor.closed('max-buffered-bytes');
+          if (run) releaseReply(run);
           res.close();
         }
       };
       res.onWritable((offset) => {
         const [ok, finished] = res.tryEnd(bytes.subarray(offset - start), bytes.byteLength);
-        if (finished) release();
+        if (finished) finish();
         else track();
         return ok;
       });

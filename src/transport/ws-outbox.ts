@@ -6,8 +6,12 @@
 // reply to a client that did not read cost the front end's thread a copy of the 5 MB the kernel
 // did not take (4 to 36 ms, with the allocation of a buffer that size), and the node that copy
 // besides the reply itself (README "Replies outstanding per connection"). Once something is held
-// here, every later reply waits behind it (a message may not start inside another); those in the
-// reply slab are copied out, so that a slow reader holds no slab slot.
+// here, every later reply waits behind it (a message may not start inside another); those in a
+// reply slab slot are copied out, so that a slow reader holds no slot other replies share. A reply
+// in a run of the slab's large part is held in place until written: the run is its alone, and
+// copying it out made a fresh 10 MB buffer on this thread for every block range, which set V8 on
+// a full collection of the front end's heap several times a second (docs/design/large-replies.md).
+// Once the large part is full, large replies have buffers of their own again.
 //
 // A turn of the event loop writes at most WS_WRITE_TURN_BYTES of what outboxes hold, all WebSockets
 // together (the transport keeps the share, src/transport/ws.ts): a client that reads as fast as the
@@ -21,7 +25,7 @@
 // the payload it buffers the header a second time (a client then reads a frame header inside a
 // payload: "RSV2 and RSV3 must be clear"). Smaller frames go through its cork buffer, whole.
 
-import { LeasedBytes, releaseReply } from '../protocol/reply-slab.js';
+import { LeasedBytes, inLargeRun, releaseReply } from '../protocol/reply-slab.js';
 import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES, WS_WRITE_TURN_BYTES } from '../tuning.js';
 
 /** What the outbox uses of a uWS WebSocket (tests give an imitation). */
@@ -43,11 +47,12 @@ export const DROPPED = 2;
 export const MORE = 3;
 
 interface Held {
-  /** the reply's bytes */
+  /** the reply's bytes: its own, or a run of the slab's large part (released once written) */
   readonly bytes: Uint8Array;
   /** bytes of it handed to uWS already */
   offset: number;
 }
+
 
 export class WsOutbox {
   private readonly held: Held[] = [];
@@ -72,10 +77,14 @@ export class WsOutbox {
       releaseReply(body);
       return status;
     }
-    // Held as bytes of its own: out of the reply slab (see above), or a text encoded once.
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body instanceof LeasedBytes ? new Uint8Array(body) : body;
-    releaseReply(body);
-    this.held.push({ bytes, offset: 0 });
+    // Held as bytes of its own: out of a slab slot (see above), or a text encoded once; a run in place.
+    if (inLargeRun(body)) this.held.push({ bytes: body, offset: 0 });
+    else {
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body instanceof LeasedBytes ? new Uint8Array(body) : body;
+      releaseReply(body);
+      this.held.push({ bytes, offset: 0 });
+    }
+    const bytes = this.held[this.held.length - 1]!.bytes;
     this.heldBytes += bytes.length;
     return this.drain(ws, budget);
   }
@@ -96,7 +105,9 @@ export class WsOutbox {
         this.heldBytes -= bytes.length;
         budget -= bytes.length;
         this.handed += bytes.length;
-        if (ws.send(bytes, false) === DROPPED) return DROPPED;
+        const status = ws.send(bytes, false);
+        releaseReply(bytes);
+        if (status === DROPPED) return DROPPED;
         continue;
       }
       const end = Math.min(bytes.length, h.offset + WS_FRAGMENT_BYTES);
@@ -107,13 +118,18 @@ export class WsOutbox {
       budget -= end - h.offset;
       this.handed += end - h.offset;
       h.offset = end;
-      if (end === bytes.length) this.held.shift();
+      if (end === bytes.length) {
+        this.held.shift();
+        // uWS has copied what the socket did not take: the run is free for the workers.
+        releaseReply(bytes);
+      }
     }
     return ws.getBufferedAmount() > 0 ? 0 : 1;
   }
 
   /** Lets go of everything held (the socket closed). */
   clear(): void {
+    for (const h of this.held) releaseReply(h.bytes);
     this.held.length = 0;
     this.heldBytes = 0;
   }

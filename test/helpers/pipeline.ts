@@ -52,7 +52,7 @@ export function fakeNode(opts: FakeNodeOptions = {}) {
     workers: opts.workers ?? 2,
     busyWorkers: 0,
     workersUp: opts.workers ?? 2,
-    replySlab: { slots: 0, inUse: 0, collected: 0 },
+    replySlab: { slots: 0, inUse: 0, collected: 0, largePages: 0, largePagesInUse: 0 },
     runTask: (batch) => {
       tasks.push([...batch]);
       return Promise.all(
