@@ -229,9 +229,24 @@ export const SLOTS_PER_WORKER = 64;
  */
 export const LARGE_PART_BYTES = 128 * 1024 * 1024;
 
+// Tunes src/protocol/request-buffers.ts
+/** Bytes of free buffers for large requests kept for the next ones: eight requests of 1 MiB. Test: test/request-buffers.test.ts */
+export const REQUEST_BUFFERS_KEPT_BYTES = 8 * 1024 * 1024;
+
+// Tunes src/protocol/codec.ts
+/** The largest buffer the packer keeps between packs: one grown for a task of a 1 MiB request is kept (msgpackr grows to four times the room it needs: 4 MiB for 1 MiB of bytes, 12 MiB for 1 MB of text). Test: test/codec.test.ts */
+export const PACK_BUFFER_KEPT_BYTES = 16 * 1024 * 1024;
+
 // Tunes src/protocol/task-slab.ts
 /** Bytes of one slot: a task of 64 calls with a few hundred bytes of arguments each. Test: test/task-slab.test.ts */
 export const TASK_SLOT_BYTES = 32 * 1024;
+
+/**
+ * Bytes of the task slab's large part, for tasks larger than a slot (a request of up to 1 MiB read
+ * in the pool, a call with a large packed argument): a run of pages each, while the task is out.
+ * When it is full, a large task crosses in a buffer of its own. Test: test/task-slab.test.ts
+ */
+export const LARGE_TASK_BYTES = 16 * 1024 * 1024;
 
 // Tunes workers/reply-writer.ts
 /** Writes between two looks at the clock: a look costs ~25 ns, a write of a stored object ~100 ns or more. Test: test/reply-writer.test.ts, test/walk-deadline.test.ts */

@@ -96,6 +96,32 @@ test('while light calls are about, heavy calls leave one worker to them, and a l
   t.true(tasks[tasks.length - 1]!.calls.every((c) => c.method.startsWith('h')), 'the next heavy task follows when the first is back');
 });
 
+test('while light calls are about and no thread for heavy calls is up (one replacing a thread ended), heavy calls wait; they go once it is up', async (t) => {
+  const held = heldPool(2);
+  let heavyThreadsUp = 0;
+  const pool = {
+    ...held.pool,
+    get heavyThreadsUp() {
+      return heavyThreadsUp;
+    },
+  };
+  const s = fairScheduler(pool, { maxQueued: 10_000 });
+  const [attacker, prober] = [{ isClosed: false, isPaused: false }, { isClosed: false, isPaused: false }];
+  void s.submit(prober, 'light', task('light'));
+  await settle();
+  held.tasks[0]!.finish();
+  for (let i = 0; i < 4; i++) void s.submit(attacker, 'heavy', task(`h${i}`));
+  await settle();
+  t.is(held.tasks.length, 1, 'no heavy task while the light calls\' thread is the only one up');
+  void s.submit(prober, 'light', task('light 2'));
+  await settle();
+  t.deepEqual(held.tasks[1]!.calls.map((c) => c.method), ['light 2'], 'light calls go on');
+  heavyThreadsUp = 1;
+  s.wake();
+  await settle();
+  t.true(held.tasks[2]!.calls.every((c) => c.method.startsWith('h')), 'the heavy thread is up: heavy calls go');
+});
+
 test('an idle pool gets a few light calls in one task, not one wake per worker; many are spread over the idle workers', async (t) => {
   const few = heldPool(2);
   const s = fairScheduler(few.pool, { maxQueued: 10_000 });

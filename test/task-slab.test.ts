@@ -46,6 +46,34 @@ test('a slot is taken per task until none is free, a task larger than a slot get
   t.is(decodeTasks(read(a))[0]!.method, 'a');
 });
 
+test('a task larger than a slot takes a run of the large part, reads back whole, and frees its run when released', (t) => {
+  // Two slots, then a large part of 6 pages.
+  const slab = createTaskSlab(2, 6 * TASK_SLOT_BYTES);
+  const slots = new TaskSlots(slab, 2);
+  const read = taskReader(slab);
+  const big = (c: string, pages: number) => [call('get_transaction_hex', [c.repeat(pages * TASK_SLOT_BYTES - 200)])];
+  const a = slots.take(packTasks(big('a', 3)))!;
+  const b = slots.take(packTasks(big('b', 3)))!;
+  t.is(typeof a, 'number');
+  t.is(typeof b, 'number');
+  t.is(slots.largePagesInUse, 6);
+  t.is(slots.available, 2, 'the slots are untouched');
+  t.is(slots.take(packTasks(big('x', 2))), undefined, 'no page free: a buffer of its own');
+  const readA = read(a);
+  t.deepEqual(decodeTasks(readA), big('a', 3));
+  t.deepEqual(decodeTasks(read(b)), big('b', 3), 'a held run is not written over');
+  t.deepEqual(decodeTasks(readA), big('a', 3), 'a large task\'s copy is its own, not the reader\'s reused one');
+  slots.release(a);
+  t.is(slots.largePagesInUse, 3);
+  const c = slots.take(packTasks(big('c', 2)))!;
+  t.deepEqual(decodeTasks(read(c)), big('c', 2));
+  t.is(slots.take(packTasks(big('d', 2))), undefined, 'one page left: no run of two');
+  slots.release(b);
+  slots.release(c);
+  t.is(slots.largePagesInUse, 0);
+  t.is(slots.take(new Uint8Array(7 * TASK_SLOT_BYTES)), undefined, 'larger than the large part');
+});
+
 test('through a real pool, tasks beyond the slots and tasks larger than a slot are all answered, each with its own calls', async (t) => {
   const config = buildConfig({ workers: '2', 'log-level': 'silent', 'data-dir': tempDir(t) });
   const pool = openPool(config, captureLogs('warn').log, { workerFile: new URL('./fixtures/stuck-worker.js', import.meta.url).href, closeTimeoutMs: 200 });

@@ -8,6 +8,7 @@
 import type { Config } from '../config.js';
 import { parseInbound, type Inbound } from '../protocol/jsonrpc.js';
 import { READ_METHOD, READ_SET, takeReadAnswer, type ReadAnswer } from '../protocol/read-in-pool.js';
+import { requestBuffers } from '../protocol/request-buffers.js';
 import type { PoolAnswer } from '../protocol/thread-messages.js';
 import type { Scheduler } from '../pool/scheduler.js';
 import type { CallStats } from '../metrics/calls.js';
@@ -44,7 +45,13 @@ export function decode(config: Pick<Config, 'maxJsonDepth' | 'callBudgetMs'>, sc
     return new Promise<PoolAnswer>((resolve) =>
       scheduler.queue(session, 'heavy', { set: READ_SET, method: READ_METHOD, params: [bytes, config.maxJsonDepth], deadline, budgetMs }, resolve, call.arrived),
     ).then((answer) => {
-      if (answer instanceof Uint8Array) return decoded(call, takeReadAnswer(answer), next);
+      if (answer instanceof Uint8Array) {
+        const step = decoded(call, takeReadAnswer(answer), next);
+        // Read: its bytes are needed no more (the call carries what was read), and their buffer
+        // goes to the next large request. One not read (refused) may be read for its id on shutdown.
+        if (call.request) requestBuffers.release(bytes);
+        return step;
+      }
       if ('error' in answer && answer.error.code === RPC.CALL_CANCELLED.code) {
         // Its connection closed first: never read, never run, and nobody to answer.
         dropped.n++;

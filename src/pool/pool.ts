@@ -16,7 +16,7 @@ import { keepDescriptionsOf } from './worker-descriptions.js';
 import { HEAVY_TASK, WorkerRoles } from './worker-roles.js';
 import { canRaisePriority } from '../thread-priority.js';
 import { RPC, limitError, protocolError } from '../errors.js';
-import { MAX_CALLS_PER_TASK, TASKS_PER_WORKER, WORKER_CLOSE_TIMEOUT_MS } from '../tuning.js';
+import { LARGE_TASK_BYTES, MAX_CALLS_PER_TASK, TASKS_PER_WORKER, WORKER_CLOSE_TIMEOUT_MS } from '../tuning.js';
 
 /**
  * A task's abort signal as piscina takes it: an AbortSignal, or the EventEmitter-shaped signal
@@ -59,6 +59,13 @@ export interface CallPool {
    */
   readonly workersUp: number;
   /**
+   * Threads up that take heavy calls first (worker-roles.ts): every thread but the light calls'
+   * one. While light calls are about, heavy tasks go only to these; none (one replacing a thread
+   * ended for its task's sake): heavy calls wait, rather than take the light calls' thread.
+   * Absent (tests' pools): not counted.
+   */
+  readonly heavyThreadsUp?: number;
+  /**
    * The reply slab now: its slots, those held (by a worker writing, or by the front end until it has
    * written their replies), the replies let go only when collected (dropped unwritten), and its
    * large part's pages and those held.
@@ -86,6 +93,8 @@ export interface PoolOptions {
    * metrics): terminated past its hard time bound, exited, or crashed, with or without a task
    */
   readonly onWorkerReplaced?: () => void;
+  /** told each time a worker thread is up (its store open): a heavy thread back lets held heavy calls go (scheduler.ts) */
+  readonly onWorkerUp?: () => void;
 }
 
 export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): CallPool {
@@ -98,8 +107,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
   const leases = new SlabLeases(replySlab);
   // A slot for each task the scheduler lets the pool hold, and as many again for a failed task's
   // calls run one to a task; past that a task crosses in a buffer of its own.
-  const taskSlab = createTaskSlab(2 * TASKS_PER_WORKER * config.workers);
-  const taskSlots = new TaskSlots(taskSlab);
+  const taskSlab = createTaskSlab(2 * TASKS_PER_WORKER * config.workers, LARGE_TASK_BYTES);
+  const taskSlots = new TaskSlots(taskSlab, 2 * TASKS_PER_WORKER * config.workers);
   // Heavy tasks run at --heavy-worker-nice where a thread may raise its priority again after one
   // (src/thread-priority.ts); elsewhere every task runs at the front end's priority.
   const heavyNice = config.heavyWorkerNice > 0 && config.workers > 1 && canRaisePriority() ? config.heavyWorkerNice : 0;
@@ -130,6 +139,7 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     if (isWorkerUp(m)) {
       up.add(m.workerUp);
       roles.up(m.workerUp);
+      opts.onWorkerUp?.();
     }
   });
   const workersUp = (): number => {
@@ -237,6 +247,9 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
     },
     get workersUp() {
       return workersUp();
+    },
+    get heavyThreadsUp() {
+      return roles.heavyThreads;
     },
     runTask,
     get replySlab() {

@@ -49,6 +49,11 @@ export class WorkerRoles {
     this.heavy.delete(threadId);
   }
 
+  /** Threads up that take heavy calls first. */
+  get heavyThreads(): number {
+    return this.heavy.size;
+  }
+
   /** Whether a thread is one of the heavy calls' (tests). */
   isHeavy(threadId: number): boolean {
     return this.heavy.has(threadId);

@@ -6,13 +6,31 @@
 //   array or into the task slab, so that what crosses is only our bytes and the packer stays usable
 //   (§10.3).
 import { Packr, Unpackr } from 'msgpackr';
+import { PACK_BUFFER_KEPT_BYTES } from '../tuning.js';
 import type { PoolTask } from './thread-messages.js';
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 const unpackr = new Unpackr({ useRecords: false });
 
+/**
+ * The packer's buffer, written from its start by every pack: what a pack returns is copied at once
+ * (above), so nothing reads it after the next one. Left to itself msgpackr writes each pack after
+ * the last and, near the end of its buffer or short of room, allocates a fresh one (four times what
+ * a large pack needs): a task carrying a 1 MB request made a 4 MB buffer outside V8's heap every
+ * few tasks, and V8 answered such allocations with full collections of the front end's heap
+ * (docs/design/large-replies.md). A buffer grown for a large pack is kept, up to PACK_BUFFER_KEPT_BYTES.
+ */
+let target = Buffer.allocUnsafeSlow(8192);
+
+function pack(value: unknown): Uint8Array {
+  packr.useBuffer(target);
+  const out = packr.pack(value);
+  if (out.buffer !== target.buffer && out.buffer.byteLength <= PACK_BUFFER_KEPT_BYTES) target = Buffer.from(out.buffer as ArrayBuffer);
+  return out;
+}
+
 export function encode(value: unknown): Uint8Array {
-  return ownBytes(packr.pack(value));
+  return ownBytes(pack(value));
 }
 
 /** An exact-size copy of packed bytes, ours to transfer (a view into msgpackr's buffer is not). */
@@ -49,7 +67,7 @@ export function packTasks(tasks: readonly PoolTask[]): Uint8Array {
     flat[i++] = t.sliceMs ?? null;
     flat[i++] = t.packed ?? null;
   }
-  return packr.pack(flat);
+  return pack(flat);
 }
 
 /**

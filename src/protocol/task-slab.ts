@@ -7,8 +7,12 @@
 //
 // Only the front end takes and frees slots (src/pool/task-slots.ts), one per task for as long as its
 // promise is unsettled; the worker copies the bytes out before it reads them, so the slot is not
-// read after the task's answer is back. A task that does not fit a slot, or finds none free (the
-// retries of a failed task, one per call), crosses as before, in a buffer of its own.
+// read after the task's answer is back. A task larger than a slot takes a run of pages in the
+// slab's large part: a request of 1 MB read in the pool, then its call with the packed argument,
+// each made a 1 MB buffer on the front end to transfer, and at tens of them a second V8 started
+// full collections of the front end's heap for them (docs/design/large-replies.md). A task that
+// finds no place (the retries of a failed task, one per call; a large part that is full) crosses
+// as before, in a buffer of its own.
 //
 // Both sides import this file: the layout, and the workers' reader.
 import { slabLength as taskLength, slabOffset as taskOffset, slabRef as taskRef } from './reply-slab.js';
@@ -17,8 +21,12 @@ import { TASK_SLOT_BYTES } from '../tuning.js';
 // A task's place crosses as one number, written as a reply's place in the reply slab is.
 export { taskLength, taskOffset, taskRef };
 
-export function createTaskSlab(slots: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(Math.max(1, slots) * TASK_SLOT_BYTES);
+/**
+ * `slots` slots, then a large part of `largeBytes` in pages of a slot's size, where a task larger
+ * than a slot takes a run of pages (src/pool/task-slots.ts).
+ */
+export function createTaskSlab(slots: number, largeBytes = 0): SharedArrayBuffer {
+  return new SharedArrayBuffer((Math.max(1, slots) + Math.floor(largeBytes / TASK_SLOT_BYTES)) * TASK_SLOT_BYTES);
 }
 
 /**
@@ -36,7 +44,10 @@ export function taskReader(slab: SharedArrayBuffer | undefined): (task: Uint8Arr
     if (!shared) throw new Error('a task in the task slab, but this worker was given none');
     const offset = taskOffset(task);
     const length = taskLength(task);
-    copy.set(shared.subarray(offset, offset + length));
-    return copy.subarray(0, length);
+    // A task from the large part gets a copy of its own: what it carries (a request read in the
+    // pool, packed arguments) may be read after the next task is.
+    const into = length <= copy.length ? copy : new Uint8Array(length);
+    into.set(shared.subarray(offset, offset + length));
+    return into.subarray(0, length);
   };
 }

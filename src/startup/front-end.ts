@@ -107,7 +107,7 @@ export async function serveFrontEnd(p: {
   checkRegistry();
   const poolLog = log.child({ component: 'pool' });
   options.loggers.push(poolLog);
-  const pool = (parts.pool = openPool(config, poolLog, { onWorkerReplaced: () => void metrics.workersReplaced.n++ }));
+  const pool = (parts.pool = openPool(config, poolLog, { onWorkerReplaced: () => void metrics.workersReplaced.n++, onWorkerUp: () => parts.scheduler?.wake() }));
   try {
     await pool.ready();
   } catch (err) {

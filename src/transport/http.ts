@@ -8,6 +8,7 @@ import { LeasedBytes, inLargeRun, releaseReply } from '../protocol/reply-slab.js
 import type { Connection } from '../pipeline/connection.js';
 import { framingFault } from './framing.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
+import { requestBuffers } from '../protocol/request-buffers.js';
 import { READ_IN_POOL_FROM_BYTES, SMALL_REPLY_BYTES } from '../tuning.js';
 import type { Message } from './ingress.js';
 
@@ -145,9 +146,7 @@ export function serveHttp(app: Routes, ctx: RouteContext): Set<Connection> {
       // A large body is kept as bytes, read in the pool (src/protocol/read-in-pool.ts).
       const text: Message =
         size >= READ_IN_POOL_FROM_BYTES
-          ? chunks === undefined
-            ? new Uint8Array(chunk.slice(0))
-            : Buffer.concat([...chunks, Buffer.from(chunk)])
+          ? requestBuffers.copy(chunks === undefined ? [chunk] : [...chunks, chunk])
           : chunks === undefined
             ? decoder.decode(chunk)
             : Buffer.concat([...chunks, Buffer.from(chunk)]).toString('utf8');

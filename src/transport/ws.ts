@@ -11,6 +11,7 @@ import { DROPPED, MORE, WsOutbox } from './ws-outbox.js';
 import type { Connection, Credentials } from '../pipeline/connection.js';
 import { TokenBucket } from '../token-bucket.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
+import { requestBuffers } from '../protocol/request-buffers.js';
 import { READ_IN_POOL_FROM_BYTES, TRANSPORT_REFUSAL_LOG_EVERY_MS, WS_WHOLE_REPLY_BYTES, WS_WRITE_TURN_BYTES } from '../tuning.js';
 import type { Message } from './ingress.js';
 
@@ -246,7 +247,7 @@ export function serveWebSockets(app: Routes, ctx: RouteContext): WebSockets {
       // A large message is kept as bytes, read in the pool (src/protocol/read-in-pool.ts).
       let text: Message;
       try {
-        text = message.byteLength >= READ_IN_POOL_FROM_BYTES ? new Uint8Array(message.slice(0)) : decoder.decode(message);
+        text = message.byteLength >= READ_IN_POOL_FROM_BYTES ? requestBuffers.copy([message]) : decoder.decode(message);
       } catch (err) {
         conn.log.error({ err }, 'message handling failed');
         return conn.refuse(protocolError(RPC.INTERNAL));
