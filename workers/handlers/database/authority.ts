@@ -5,6 +5,7 @@
 import { asArray, asString } from '../../../src/api/params.js';
 import { RpcError } from '../../../src/errors.js';
 import { packSignedTransaction, packTransaction } from '../../../src/chain/protocol/serializer.js';
+import { withProgress } from '../../../src/chain/protocol/pack/combinators.js';
 import { requiredFeesOf, type PriceJson } from '../../../src/chain/protocol/fees.js';
 import { potentialSignatures, requiredSignatures, signatureKeys, sortKeys, verifyAuthority, type AuthorityJson } from '../../../src/chain/protocol/authority.js';
 import { resolveAccount, resolveAsset, type WorkerContext } from '../../context.js';
@@ -59,22 +60,28 @@ const checkOptions = (ctx: WorkerContext) => ({
 export const authorityHandlers = {
   // Authority / validation
 
+  // Reading and packing a transaction of thousands of operations looks at the deadline as it goes
+  // (withProgress): neither writes rows the reply writer would count.
   get_transaction_hex(_ctx, [trxArg], out) {
-    const trx = asTransaction(trxArg);
-    try {
-      out.json(Buffer.from(packSignedTransaction(trx)).toString('hex'));
-    } catch (err) {
-      throw serializerError(err);
-    }
+    withProgress(() => out.checkDeadline(), () => {
+      const trx = asTransaction(trxArg);
+      try {
+        out.json(Buffer.from(packSignedTransaction(trx)).toString('hex'));
+      } catch (err) {
+        throw serializerError(err);
+      }
+    });
   },
 
   get_transaction_hex_without_sig(_ctx, [trxArg], out) {
-    const trx = asTransaction(trxArg);
-    try {
-      out.json(Buffer.from(packTransaction(trx)).toString('hex'));
-    } catch (err) {
-      throw serializerError(err);
-    }
+    withProgress(() => out.checkDeadline(), () => {
+      const trx = asTransaction(trxArg);
+      try {
+        out.json(Buffer.from(packTransaction(trx)).toString('hex'));
+      } catch (err) {
+        throw serializerError(err);
+      }
+    });
   },
 
   get_required_signatures(ctx, [trxArg, keysArg], out) {

@@ -32,15 +32,43 @@ function expectArray(v: unknown, _path: string): unknown[] {
 }
 
 /** vector<T>: varint count, then the elements in the given order. */
+/**
+ * Called every PROGRESS_EVERY elements of a vector packed or read, while set (withProgress): a
+ * worker's look at its call's deadline, so that a transaction of thousands of operations, packed
+ * for get_transaction_hex, stops at its deadline rather than long after it. (A heavy thread, at a
+ * lower priority on a busy machine, took over a second to pack four of them, past its task's hard
+ * bound: its worker was replaced.) The look may throw; the pack or read stops there.
+ */
+let progress: (() => void) | undefined;
+const PROGRESS_EVERY = 64;
+
+/** Runs `f` with `tick` called as vectors are packed and read (see progress). */
+export function withProgress<T>(tick: () => void, f: () => T): T {
+  const before = progress;
+  progress = tick;
+  try {
+    return f();
+  } finally {
+    progress = before;
+  }
+}
+
 export function vector(t: Type): Type {
   return {
     name: `vector<${t.name}>`,
     pack(w, v, path) {
       const items = expectArray(v, path);
       w.varint(items.length);
-      items.forEach((item, i) => t.pack(w, item, `${path}[${i}]`));
+      items.forEach((item, i) => {
+        if (progress && i % PROGRESS_EVERY === PROGRESS_EVERY - 1) progress();
+        t.pack(w, item, `${path}[${i}]`);
+      });
     },
-    json: (v, path) => expectArray(v, path).map((item, i) => t.json(item, `${path}[${i}]`)),
+    json: (v, path) =>
+      expectArray(v, path).map((item, i) => {
+        if (progress && i % PROGRESS_EVERY === PROGRESS_EVERY - 1) progress();
+        return t.json(item, `${path}[${i}]`);
+      }),
     zero: [],
   };
 }
