@@ -37,6 +37,8 @@ export interface AdversarialOptions {
   readonly rssBudgetMiB: number;
   /** the method of the candidate the expensive and pipelined attacks use, instead of the slowest */
   readonly attackCall?: string;
+  /** the attackers at ATTACKERS_NICE and the prober's thread at PROBER_NICE (false: all at the node's priority) */
+  readonly clientPriorities: boolean;
   readonly settleMs: number;
   readonly log: (s: string) => void;
 }
@@ -143,7 +145,7 @@ async function canBind(address: string): Promise<boolean> {
  * times over HTTP from another address, latency counted from the scheduled send time (so a stalled
  * node cannot hide its queueing); replies not back within the grace count at their age.
  */
-async function probe(url: string, users: readonly string[], durationMs: number): Promise<ProberResult> {
+async function probe(url: string, users: readonly string[], durationMs: number, raise: boolean): Promise<ProberResult> {
   const n = Math.max(1, Math.floor(durationMs / PROBE_INTERVAL_MS));
   let ws: WebSocket;
   try {
@@ -179,7 +181,7 @@ async function probe(url: string, users: readonly string[], durationMs: number):
   // The client's own delays, to tell a slow node from a starved prober on a shared machine.
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
-  const raised = raisePriority(PROBER_NICE);
+  const raised = raise && raisePriority(PROBER_NICE);
   const overHttp = httpProber(url, (await canBind(HTTP_PROBER_ADDRESS)) ? HTTP_PROBER_ADDRESS : '127.0.0.1');
   let sendLagMax = 0;
   const t0 = performance.now();
@@ -371,7 +373,7 @@ async function phases(o: AdversarialOptions, chain: ChainSample, shared: Running
     calls: [],
     expensive: '',
     idle: { p50: 0, p90: 0, p99: 0, p999: 0, max: 0, count: 0, errors: 0, unanswered: 0, closed: false, sendLagMaxMs: 0, clientLoopDelayMaxMs: 0, proberNice: 0 },
-    attackersNice: ATTACKERS_NICE,
+    attackersNice: o.clientPriorities ? ATTACKERS_NICE : 0,
     runs: [],
   };
   // Idle, and the cost of each candidate call, on a node of its own.
@@ -379,7 +381,7 @@ async function phases(o: AdversarialOptions, chain: ChainSample, shared: Running
     report.system = sys.name;
     const url = `ws://127.0.0.1:${sys.port}/ws`;
     o.log(`adversarial: prober idle on ${sys.name}…`);
-    report.idle = await probe(url, users, o.durationMs);
+    report.idle = await probe(url, users, o.durationMs, o.clientPriorities);
     for (const c of candidates(chain)) report.calls.push(await cost(url, c.label, c.body, o.size === 'tiny' ? 1 : 3));
   });
   const legal = report.calls.filter((c) => c.error === undefined);
@@ -408,13 +410,13 @@ async function phases(o: AdversarialOptions, chain: ChainSample, shared: Running
             intervalMs: Math.max(5, o.durationMs / Math.max(1, plan.spec.maxRequestsPerConnection)),
             hardStopMs: o.durationMs + PROBE_GRACE_MS + 30_000,
             drainMs: Math.min(3000, o.durationMs),
-            nice: ATTACKERS_NICE,
+            nice: o.clientPriorities ? ATTACKERS_NICE : 0,
           });
           let prober: ProberResult;
           let outcome: AttackOutcome;
           try {
             await attackers.ready;
-            prober = await probe(url, users, o.durationMs);
+            prober = await probe(url, users, o.durationMs, o.clientPriorities);
             outcome = await attackers.stop();
           } catch (err) {
             await attackers.kill();

@@ -73,8 +73,14 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   {
     name: 'attack-call',
     value: 'METHOD',
-    help: 'the call adv-expensive and adv-pipelined use (get_accounts, get_objects, get_full_accounts, lookup_accounts, get_relative_account_history)',
-    defaults: 'the slowest',
+    help: 'the call adv-expensive and adv-pipelined use (get_blocks, get_transaction_hex, get_accounts, get_objects, get_full_accounts, lookup_accounts, get_relative_account_history)',
+    defaults: 'the three slowest',
+  },
+  {
+    name: 'client-priorities',
+    value: 'yes|no',
+    help: "the attackers at nice 19 and the prober's thread at nice -10 while it measures (where the bench may raise it), as clients on other machines; no: all at the node's priority",
+    defaults: 'yes',
   },
   { name: 'rss-budget', value: 'MIB', help: 'the RSS the node must stay under next to the non-readers', defaults: '1024' },
   { name: 'scrape-ms', value: 'N', help: "while graphene-rpc's throughput is measured, GET /metrics every N ms (to see what scraping costs)", defaults: 'none' },

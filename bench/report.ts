@@ -327,7 +327,7 @@ export function attackersLine(a: AttackOutcome): string {
 
 /** How the clients ran beside the node on this one host (bench/adversarial.ts ATTACKERS_NICE). */
 function clientPriorities(a: AdversarialReport): string {
-  if (a.attackersNice === undefined) return 'The prober and the attackers ran at the node\'s own priority.';
+  if (!a.attackersNice) return "The prober and the attackers ran at the node's own priority, sharing its CPUs (`--client-priorities no`, or a report made before that option).";
   const prober = a.idle.proberNice ? `the prober's thread at nice ${a.idle.proberNice}, above the node's 0, while it measured` : "the prober's thread at the node's priority (this bench could not raise it: that needs root or CAP_SYS_NICE)";
   return `On a real server the neighbour and the attackers are other machines. Here they share the node's CPUs, so the attackers ran at nice ${a.attackersNice} and ${prober}; the node ran as it would alone.`;
 }

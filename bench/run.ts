@@ -64,6 +64,8 @@ interface Options {
   attackMs: number;
   rssBudgetMiB: number;
   attackCall: string | undefined;
+  /** adversarial scenarios: attackers at nice 19, the prober's thread raised (bench/adversarial.ts) */
+  clientPriorities: boolean;
   durationMs: number;
   /** an upper bound on each scenario's connections */
   maxConnections: number;
@@ -142,6 +144,7 @@ function parseOptions(argv: string[]): Options {
     attackMs: num(values['attack-seconds'], Number(def('attack-seconds')), 'attack-seconds') * 1000,
     rssBudgetMiB: num(values['rss-budget'], Number(def('rss-budget')), 'rss-budget'),
     attackCall: values['attack-call'],
+    clientPriorities: yesNo(values['client-priorities'], def('client-priorities'), 'client-priorities'),
     durationMs: num(values.duration, Number(def('duration')), 'duration') * 1000,
     maxConnections: num(values.connections, tiny ? Number(def('connections')) : Infinity, 'connections'),
     openLoopShares: list(values['open-loop-shares'], def('open-loop-shares'), 'open-loop-shares'),
@@ -1206,6 +1209,7 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
         size: o.tiny ? 'tiny' : o.quick ? 'quick' : 'full',
         rssBudgetMiB: o.rssBudgetMiB,
         ...(o.attackCall === undefined ? {} : { attackCall: o.attackCall }),
+        clientPriorities: o.clientPriorities,
         settleMs: o.settleMs,
         log,
       },
