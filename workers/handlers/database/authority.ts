@@ -14,6 +14,7 @@ import { notSupported } from './checks.js';
 import { chainId, globals, mustParse, writeObjects } from './store-reads.js';
 import type { databaseApi } from '../../../src/api/sets/database.js';
 import type { HandlersFor } from '../types.js';
+import type { ReplyWriter } from '../../reply-writer.js';
 
 /** GRAPHENE_MAX_SIG_CHECK_DEPTH, verify_authority's default recursion. */
 const MAX_SIG_CHECK_DEPTH = 2;
@@ -57,31 +58,33 @@ const checkOptions = (ctx: WorkerContext) => ({
   maxRecursion: maxAuthorityDepth(ctx),
 });
 
+/**
+ * A transaction read and packed, written as hex. Reading and packing thousands of operations look
+ * at the call's deadline as they go (withProgress): neither writes rows the reply writer would count.
+ */
+function writeHex(trxArg: unknown, out: ReplyWriter, pack: (trx: unknown) => Uint8Array): void {
+  withProgress(
+    () => out.checkDeadline(),
+    () => {
+      const trx = asTransaction(trxArg);
+      try {
+        out.json(Buffer.from(pack(trx)).toString('hex'));
+      } catch (err) {
+        throw serializerError(err);
+      }
+    },
+  );
+}
+
 export const authorityHandlers = {
   // Authority / validation
 
-  // Reading and packing a transaction of thousands of operations looks at the deadline as it goes
-  // (withProgress): neither writes rows the reply writer would count.
   get_transaction_hex(_ctx, [trxArg], out) {
-    withProgress(() => out.checkDeadline(), () => {
-      const trx = asTransaction(trxArg);
-      try {
-        out.json(Buffer.from(packSignedTransaction(trx)).toString('hex'));
-      } catch (err) {
-        throw serializerError(err);
-      }
-    });
+    writeHex(trxArg, out, packSignedTransaction);
   },
 
   get_transaction_hex_without_sig(_ctx, [trxArg], out) {
-    withProgress(() => out.checkDeadline(), () => {
-      const trx = asTransaction(trxArg);
-      try {
-        out.json(Buffer.from(packTransaction(trx)).toString('hex'));
-      } catch (err) {
-        throw serializerError(err);
-      }
-    });
+    writeHex(trxArg, out, packTransaction);
   },
 
   get_required_signatures(ctx, [trxArg, keysArg], out) {
