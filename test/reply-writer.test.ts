@@ -80,6 +80,20 @@ test('rows written in one piece or turned down in bulk count for the look at the
   t.is(Buffer.from(ok.finish()).toString(), stored.toString());
 });
 
+test('at its slice\'s end, a light call whose thread had less CPU than the slice waited for a CPU: it goes on for the rest; one that had its slice stops', (t) => {
+  let cpu = 1;
+  const starved = new ReplyWriter({ ...LIMITS, sliceEnd: Date.now() - 1, sliceMs: 5, cpuSinceTask: () => cpu });
+  t.notThrows(() => starved.checkDeadline(), '1 ms of CPU in a 5 ms slice: not slow');
+  t.false(starved.sliceOver);
+  t.notThrows(() => starved.checkDeadline(), 'its slice ends 4 ms from the look that moved it');
+  cpu = 5;
+  const worked = new ReplyWriter({ ...LIMITS, sliceEnd: Date.now() - 1, sliceMs: 5, cpuSinceTask: () => cpu });
+  t.throws(() => worked.checkDeadline(), { instanceOf: SliceOver }, 'its slice of CPU used: stopped');
+  // Without a clock the slice is wall time, as before.
+  const wall = new ReplyWriter({ ...LIMITS, sliceEnd: Date.now() - 1, sliceMs: 5 });
+  t.throws(() => wall.checkDeadline(), { instanceOf: SliceOver });
+});
+
 test('a light call past its slice stops at its next look at the clock with SliceOver, remembered on the writer; large writes look at the clock by bytes too', (t) => {
   // Few writes, each large: the look at the clock comes from the bytes, not the count of writes.
   const past = new ReplyWriter({ ...LIMITS, sliceEnd: Date.now() - 1 });

@@ -24,17 +24,21 @@ test('the first worker up takes light calls first, the others heavy calls; when 
   t.false(roles.isHeavy(4));
 });
 
-test('a task goes to an idle thread of its kind, else to any idle thread, else waits', (t) => {
-  const roles = new WorkerRoles();
+test('a task goes to an idle thread of its kind, else to any idle thread, else waits; a heavy one never takes the light thread while light calls are about', (t) => {
+  let now = 0;
+  const roles = new WorkerRoles(() => now);
   roles.up(1);
   roles.up(2);
   roles.up(3);
   const light = { name: 'default' };
   const heavy = { name: HEAVY_TASK };
+  t.is(roles.balance(heavy, [busy(2), busy(3), idle(1)])?.id, 1, 'no light call yet: heavy calls use the light thread when it alone is idle');
   t.is(roles.balance(light, [idle(2), idle(1), idle(3)])?.id, 1, 'light calls go to the light thread first');
   t.is(roles.balance(heavy, [idle(1), idle(2), idle(3)])?.id, 2, 'heavy calls to a heavy thread first');
   t.is(roles.balance(light, [busy(1), idle(3)])?.id, 3, 'light calls spill over to an idle heavy thread');
-  t.is(roles.balance(heavy, [busy(2), busy(3), idle(1)])?.id, 1, 'heavy calls use the light thread when it alone is idle');
+  t.is(roles.balance(heavy, [busy(2), { id: 3, currentUsage: 2 }, idle(1)])?.id, 2, 'light calls about: a heavy task waits behind the least busy heavy thread, not on the light one');
+  now += 2500;
+  t.is(roles.balance(heavy, [busy(2), busy(3), idle(1)])?.id, 1, 'no light call for a while: heavy calls use the light thread when it alone is idle');
   t.is(roles.balance(heavy, [busy(1), busy(2), busy(3)]), null);
 });
 

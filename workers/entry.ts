@@ -10,6 +10,7 @@ import { decodeTasks } from '../src/protocol/codec.js';
 import type { PoolAnswer, PoolTask, SliceReport, WireAnswer, WorkerInit, WorkerUp } from '../src/protocol/thread-messages.js';
 import { slabRef } from '../src/protocol/reply-slab.js';
 import { taskLength, taskReader } from '../src/protocol/task-slab.js';
+import { openThreadClock } from './thread-clock.js';
 import { SlabSlots } from './slab-slots.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { OVER_SLICE, runCall } from './run-call.js';
@@ -53,6 +54,9 @@ const priority = init.heavyNice ? new ThreadPriority(init.heavyNice) : undefined
 /** This thread's side of the reply slab; none when the pool gives none (tests' own pools). */
 const slots = init.replySlab ? new SlabSlots(init.replySlab, threadId) : undefined;
 
+/** This thread's CPU clock (Linux), to tell a light call that waited for a CPU from a slow one. */
+const clock = openThreadClock();
+
 /** Tasks as they cross: in the task slab (src/protocol/task-slab.ts), or in buffers of their own. */
 const taskBytes = taskReader(init.taskSlab);
 
@@ -90,6 +94,10 @@ async function batch(task: Uint8Array | number): Promise<unknown> {
     buffers.add(bytes.buffer as ArrayBuffer);
     return bytes;
   };
+  // A light task's calls are judged at their slice's end by the CPU the thread had since the task
+  // began (one read of the thread's clock here, another only at a slice's end).
+  const cpuAtStart = clock && tasks.some((t) => t.sliceMs !== undefined) ? clock() : undefined;
+  const cpuSinceTask = cpuAtStart === undefined ? undefined : () => clock!() - cpuAtStart;
   // Light calls that used up their slice: stopped (sliced) or, past every look at the clock, finished late (slow).
   let sliced: number[] | undefined;
   let slow: number[] | undefined;
@@ -98,9 +106,9 @@ async function batch(task: Uint8Array | number): Promise<unknown> {
     for (let i = 0; i < tasks.length; i++) {
       const task = tasks[i]!;
       const started = task.sliceMs === undefined ? 0 : Date.now();
-      const a: PoolAnswer = await runCall(ctx, log, task, arena);
+      const a: PoolAnswer = await runCall(ctx, log, task, arena, cpuSinceTask);
       if (a === OVER_SLICE) (sliced ??= []).push(i);
-      else if (task.sliceMs !== undefined && Date.now() - started > task.sliceMs) (slow ??= []).push(i);
+      else if (task.sliceMs !== undefined && Date.now() - started > task.sliceMs && !(cpuSinceTask && cpuSinceTask() < task.sliceMs)) (slow ??= []).push(i);
       if (a instanceof Uint8Array) answers.push(wire(a));
       else if ('bytes' in a) answers.push({ bytes: wire(a.bytes), subscriptions: a.subscriptions });
       else answers.push(a);

@@ -22,6 +22,14 @@ export interface WriterLimits {
   readonly cancelled?: () => boolean;
   /** Date.now() past which a light call stops to run again as heavy (SliceOver); none: no slice */
   readonly sliceEnd?: number;
+  /**
+   * With a slice: ms of CPU the thread has had since the call's task began (workers/thread-clock.ts).
+   * At the slice's end, a call whose thread had less than its slice waited for a CPU rather than
+   * worked: its slice goes on for the rest. None: the slice is wall time alone.
+   */
+  readonly cpuSinceTask?: () => number;
+  /** the slice's length in ms (with cpuSinceTask) */
+  readonly sliceMs?: number;
 }
 
 /**
@@ -182,6 +190,8 @@ export class ReplyWriter {
 
   /** set once a look at the clock found the call's slice used up (it threw SliceOver) */
   sliceOver = false;
+  /** where the call's slice ends now: limits.sliceEnd, moved on while its thread waited for a CPU */
+  private sliceEnd: number | undefined;
   private writes = 0;
   /** the reply's size at the last look at the deadline that bytes brought (DEADLINE_CHECK_BYTES) */
   private checkedAtSize = 0;
@@ -190,6 +200,7 @@ export class ReplyWriter {
     private readonly limits: WriterLimits = NO_LIMITS,
     initial: number | ReplyArena = INITIAL_BYTES,
   ) {
+    this.sliceEnd = limits.sliceEnd;
     if (typeof initial === 'number') this.buf = new Uint8Array(initial);
     else {
       initial.room();
@@ -208,7 +219,14 @@ export class ReplyWriter {
     if (this.limits.cancelled?.()) throw new RpcError(protocolError(RPC.CALL_CANCELLED));
     const now = Date.now();
     if (now > this.limits.deadline) throw new RpcError(limitError(RPC.BUDGET_EXCEEDED, `${this.limits.budgetMs} ms: --call-budget-ms`));
-    if (this.limits.sliceEnd !== undefined && now > this.limits.sliceEnd) {
+    if (this.sliceEnd !== undefined && now > this.sliceEnd) {
+      // Waited for a CPU rather than worked: the slice goes on for what it has left (a look at
+      // the thread's clock, only here, at a slice's end).
+      const cpu = this.limits.cpuSinceTask?.();
+      if (cpu !== undefined && this.limits.sliceMs !== undefined && cpu < this.limits.sliceMs) {
+        this.sliceEnd = now + (this.limits.sliceMs - cpu);
+        return;
+      }
       // Remembered here too: a handler that wraps what it catches (a serializer's parse error) must
       // not turn the end of a slice into its caller's error.
       this.sliceOver = true;

@@ -20,9 +20,10 @@ export const OVER_SLICE: PoolAnswer = Object.freeze({ error: Object.freeze(proto
 /**
  * One call: the finished reply bytes, or an error (with subscriptions when the call made some), or
  * OVER_SLICE. With an arena, the reply is written at its end when it fits (the caller transfers the
- * arena's buffers).
+ * arena's buffers). `cpuSinceTask`: the thread's CPU ms since the task began, for the slice's end
+ * (workers/thread-clock.ts); none: the slice is wall time alone.
  */
-export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, arena?: ReplyArena): Promise<PoolAnswer> {
+export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, arena?: ReplyArena, cpuSinceTask?: () => number): Promise<PoolAnswer> {
   // A large request to read for the front end (src/protocol/read-in-pool.ts): its bytes and --max-json-depth.
   if (task.set === READ_SET) return readRequest(task.params[0] as Uint8Array, task.params[1] as number, PACKED_ARG_FROM_BYTES);
   const handler = handlerFor(task.set, task.method);
@@ -39,7 +40,7 @@ export async function runCall(ctx: WorkerContext, log: Logger, task: PoolTask, a
     deadline: task.deadline ?? Number.POSITIVE_INFINITY,
     budgetMs,
     ...(flags ? { cancelled: () => Atomics.load(flags, slot) !== 0 } : {}),
-    ...(task.sliceMs !== undefined ? { sliceEnd: Date.now() + task.sliceMs } : {}),
+    ...(task.sliceMs !== undefined ? { sliceEnd: Date.now() + task.sliceMs, sliceMs: task.sliceMs, ...(cpuSinceTask ? { cpuSinceTask } : {}) } : {}),
   }, arena);
   out.subscribing = task.subscribe === true;
   if (task.head !== undefined) out.text(task.head);

@@ -11,11 +11,14 @@
 // tasks first, the others heavy tasks first, and a task goes to an idle thread of its kind, else to
 // any idle one (light calls still spread over every worker when one cannot keep up with them, and
 // heavy calls use every worker when no light call is about). When the light thread ends, the next
-// one up (its replacement) takes its place.
+// one up (its replacement) takes its place. While light calls are about (LIGHT_RECENT_MS), a heavy
+// task never goes to the light calls' thread: it waits behind a heavy thread's task instead.
 //
 // The pool names each task's kind by the function the worker runs it with (piscina's `name`:
 // `default` for light tasks, HEAVY_TASK for heavy ones; workers/load.cts exports both), which is
 // what the balancer sees of a task.
+
+import { LIGHT_RECENT_MS } from '../tuning.js';
 
 /** The worker function name heavy tasks are run by (workers/entry.ts exports it). */
 export const HEAVY_TASK = 'heavy';
@@ -65,12 +68,32 @@ export class WorkerRoles {
    */
   readonly balance = (task: BalancedTask, workers: readonly BalancedWorker[]): BalancedWorker | null => {
     const heavyTask = task.name === HEAVY_TASK;
+    const now = this.now();
+    if (!heavyTask) this.lastLight = now;
     let other: BalancedWorker | null = null;
+    let busyHeavy: BalancedWorker | null = null;
     for (const w of workers) {
-      if (w.currentUsage !== 0 || w.terminating || w.destroyed) continue;
+      if (w.terminating || w.destroyed) continue;
+      if (w.currentUsage !== 0) {
+        if (heavyTask && this.heavy.has(w.id) && (busyHeavy === null || w.currentUsage < busyHeavy.currentUsage)) busyHeavy = w;
+        continue;
+      }
       if (this.heavy.has(w.id) === heavyTask) return w;
       other ??= w;
     }
+    // While light calls are about, a heavy task does not take their thread: it waits behind the
+    // heavy thread's task (a light task that went there while the light thread was busy, say).
+    // On the light thread it ran at the heavy nice value for as long as it took, and one that ran
+    // past its hard bound had the light calls' thread replaced: a neighbour's call waited 200 ms.
+    // (The scheduler sends no more heavy tasks than there are heavy threads up while light calls
+    // are about, so one waits here at most.)
+    if (heavyTask && busyHeavy && now - this.lastLight < LIGHT_RECENT_MS) return busyHeavy;
     return other;
   };
+
+  /** when a light task was last placed (performance.now()) */
+  private lastLight = Number.NEGATIVE_INFINITY;
+
+  /** `now`: the clock (tests give their own) */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 }
