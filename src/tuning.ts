@@ -233,6 +233,10 @@ export const LARGE_PART_BYTES = 128 * 1024 * 1024;
 /** Bytes of free buffers for large requests kept for the next ones: eight requests of 1 MiB. Test: test/request-buffers.test.ts */
 export const REQUEST_BUFFERS_KEPT_BYTES = 8 * 1024 * 1024;
 
+// Tunes workers/entry.ts
+/** How old a reading of a worker thread's CPU clock may be and still stand for a light task's start (ms): a read costs about 2 µs, and the older reading counts at most this much more CPU against a 5 ms slice. Exercised by: test/isolation.test.ts */
+export const CLOCK_REUSE_MS = 1;
+
 // Tunes src/protocol/codec.ts
 /** The largest buffer the packer keeps between packs: one grown for a task of a 1 MiB request is kept (msgpackr grows to four times the room it needs: 4 MiB for 1 MiB of bytes, 12 MiB for 1 MB of text). Test: test/codec.test.ts */
 export const PACK_BUFFER_KEPT_BYTES = 16 * 1024 * 1024;

@@ -6,8 +6,8 @@
 //
 // Linux counts each thread's time on a CPU in /proc/thread-self/schedstat (its first field, in ns).
 // Node 20 has no thread clock of its own (process.threadCpuUsage came with Node 23.9), so the
-// thread opens that file once and reads it with one pread (about 2 µs) at the start of each light
-// task and at a slice's end. The file is closed when the thread exits (process 'exit' runs in a
+// thread opens that file once and reads it with one pread (about 2 µs) at the start of a light task
+// (at most once a millisecond: a reading that recent stands in) and at a slice's end. The file is closed when the thread exits (process 'exit' runs in a
 // worker thread, also when the pool terminates it). Where the file cannot be read, there is no
 // clock, and a slice is wall time alone, as before.
 import fs from 'node:fs';
