@@ -1,6 +1,6 @@
 // The adversarial scenarios of `bench` (issue 12): a well-behaved prober — one WebSocket connection
 // asking for one account every 100 ms, open loop — measured idle, then next to each attack:
-//   adv-expensive   connections keeping the most expensive legal call in flight
+//   adv-expensive   connections keeping one call in flight, cycling the three most expensive legal calls
 //   adv-pipelined   connections pipelining 99 such calls each
 //   adv-flood       a flood of cheap-but-nonzero calls (lookup_accounts("", 1000))
 //   adv-nonreaders  clients that ask for large replies and never read (while the prober measures)

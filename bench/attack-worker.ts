@@ -2,7 +2,8 @@
 // that their work on big replies does not delay the prober's clock: as a worker thread they shared
 // the prober's process, its V8 helper threads (their collections of 10 MB replies) and its
 // allocator, and the prober's own event loop lagged 25 to 35 ms behind, as long as the p99 it
-// measured. (They still share the machine's CPUs, as any client on the same host does.) Two modes: connections that keep
+// measured. They still share the machine's CPUs, so they run at the lowest priority (AttackSpec.nice:
+// bench/adversarial.ts ATTACKERS_NICE), as clients on other machines would take none. Two modes: connections that keep
 // N calls in flight (closed loop: each reply, served or refused, sends the next), and connections
 // that send requests for large replies and never read (their sockets paused) until told to stop,
 // then read what the node kept for them, for a bounded time. Bounded in time and in requests.
