@@ -15,7 +15,7 @@ import { CLOCK_REUSE_MS } from '../src/tuning.js';
 import { SlabSlots } from './slab-slots.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { OVER_SLICE, runCall } from './run-call.js';
-import { ReplyArena } from './reply-writer.js';
+import { ReplyArena, waitedForCpu } from './reply-writer.js';
 import type { WorkerContext } from './context.js';
 import { createLogger, kernelThreadId } from '../src/log.js';
 import { parentPort, threadId } from 'node:worker_threads';
@@ -126,7 +126,7 @@ async function batch(task: Uint8Array | number): Promise<unknown> {
       const started = task.sliceMs === undefined ? 0 : Date.now();
       const a: PoolAnswer = await runCall(ctx, log, task, arena, cpuSinceTask);
       if (a === OVER_SLICE) (sliced ??= []).push(i);
-      else if (task.sliceMs !== undefined && Date.now() - started > task.sliceMs && !(cpuSinceTask && cpuSinceTask() < task.sliceMs)) (slow ??= []).push(i);
+      else if (task.sliceMs !== undefined && Date.now() - started > task.sliceMs && !waitedForCpu(cpuSinceTask, task.sliceMs)) (slow ??= []).push(i);
       if (a instanceof Uint8Array) answers.push(wire(a));
       else if ('bytes' in a) answers.push({ bytes: wire(a.bytes), subscriptions: a.subscriptions });
       else answers.push(a);

@@ -42,6 +42,14 @@ export class SliceOver extends Error {
   }
 }
 
+/**
+ * Whether a light call's thread had less CPU than the call's slice since its task began: the call
+ * waited for a CPU rather than worked, and is not slow. Without a clock (`cpuSinceTask`), never.
+ */
+export function waitedForCpu(cpuSinceTask: (() => number) | undefined, sliceMs: number): boolean {
+  return cpuSinceTask !== undefined && cpuSinceTask() < sliceMs;
+}
+
 const NO_LIMITS: WriterLimits = { maxBytes: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY, budgetMs: 0 };
 
 const EMPTY = new Uint8Array(0);
@@ -129,8 +137,7 @@ export class ReplyArena {
         this.replies[this.replies.length - 1]!++;
         return this.slotBytes.subarray(at, at + length);
       }
-    }
-    else {
+    } else {
       const run = this.slots!.claimRun(length);
       if (run) {
         run.set(reply);
@@ -222,9 +229,9 @@ export class ReplyWriter {
     if (this.sliceEnd !== undefined && now > this.sliceEnd) {
       // Waited for a CPU rather than worked: the slice goes on for what it has left (a look at
       // the thread's clock, only here, at a slice's end).
-      const cpu = this.limits.cpuSinceTask?.();
-      if (cpu !== undefined && this.limits.sliceMs !== undefined && cpu < this.limits.sliceMs) {
-        this.sliceEnd = now + (this.limits.sliceMs - cpu);
+      const { cpuSinceTask, sliceMs } = this.limits;
+      if (sliceMs !== undefined && waitedForCpu(cpuSinceTask, sliceMs)) {
+        this.sliceEnd = now + (sliceMs - cpuSinceTask!());
         return;
       }
       // Remembered here too: a handler that wraps what it catches (a serializer's parse error) must

@@ -1,6 +1,6 @@
 // A worker's side of the reply slab (src/protocol/reply-slab.ts): claiming free slots to write replies
 // into, and giving back the ones a task ended up not using. The front end frees the others.
-import { largestPlaced, type ReplySlabInit } from '../src/protocol/reply-slab.js';
+import { claimRun, largestPlaced, type ReplySlabInit } from '../src/protocol/reply-slab.js';
 import { STAGING_KEPT_BYTES, SLOT_BYTES } from '../src/tuning.js';
 
 /** A staging buffer's first size: a slot's, so that a reply that fits a slot is written without growing it. */
@@ -40,25 +40,17 @@ export class SlabSlots {
     if (length > this.largest) return undefined;
     const need = Math.ceil(length / SLOT_BYTES);
     const base = this.count;
-    // Two passes at most: from where the last run ended to the end, then from the start.
-    for (let start = this.nextPage, scanned = 0; scanned < this.pages; ) {
-      if (start + need > this.pages) {
-        scanned += this.pages - start;
-        start = 0;
-        continue;
-      }
-      let got = 0;
-      while (got < need && Atomics.compareExchange(this.holders, base + start + got, 0, this.me) === 0) got++;
-      if (got === need) {
-        this.nextPage = (start + need) % this.pages;
-        const offset = (base + start) * SLOT_BYTES;
-        return this.view.subarray(offset, offset + length);
-      }
-      for (let k = 0; k < got; k++) Atomics.store(this.holders, base + start + k, 0);
-      scanned += got + 1;
-      start += got + 1;
-    }
-    return undefined;
+    const start = claimRun(
+      this.pages,
+      need,
+      this.nextPage,
+      (page) => Atomics.compareExchange(this.holders, base + page, 0, this.me) === 0,
+      (page) => Atomics.store(this.holders, base + page, 0),
+    );
+    if (start < 0) return undefined;
+    this.nextPage = (start + need) % this.pages;
+    const offset = (base + start) * SLOT_BYTES;
+    return this.view.subarray(offset, offset + length);
   }
 
   /** Gives back a run claimRun gave (its reply was never handed over). */

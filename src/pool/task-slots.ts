@@ -1,9 +1,7 @@
 // The front end's side of the task slab (src/protocol/task-slab.ts): a slot per task in the pool,
 // taken when the task is posted and freed when its answers (or its failure) are back. A task larger
 // than a slot takes a run of pages of the slab's large part, as long.
-
-/** A reference names at most this many bytes (slabRef: the length below 2^24). */
-const MAX_TASK_BYTES = 0x1000000;
+import { claimRun, MAX_PLACED_BYTES } from '../protocol/reply-slab.js';
 import { taskLength, taskOffset, taskRef } from '../protocol/task-slab.js';
 import { TASK_SLOT_BYTES } from '../tuning.js';
 
@@ -44,26 +42,24 @@ export class TaskSlots {
 
   /** The offset of a run of free pages for `length` bytes, now held; undefined when none is free. */
   private run(length: number): number | undefined {
+    if (length > MAX_PLACED_BYTES) return undefined;
     const need = Math.ceil(length / TASK_SLOT_BYTES);
-    const n = this.pages.length;
-    if (need > n || length >= MAX_TASK_BYTES) return undefined;
-    for (let start = this.nextPage, scanned = 0; scanned < n; ) {
-      if (start + need > n) {
-        scanned += n - start;
-        start = 0;
-        continue;
-      }
-      let got = 0;
-      while (got < need && this.pages[start + got] === 0) got++;
-      if (got === need) {
-        this.pages.fill(1, start, start + need);
-        this.nextPage = (start + need) % n;
-        return (this.slots + start) * TASK_SLOT_BYTES;
-      }
-      scanned += got + 1;
-      start += got + 1;
-    }
-    return undefined;
+    const start = claimRun(
+      this.pages.length,
+      need,
+      this.nextPage,
+      (page) => {
+        if (this.pages[page] !== 0) return false;
+        this.pages[page] = 1;
+        return true;
+      },
+      (page) => {
+        this.pages[page] = 0;
+      },
+    );
+    if (start < 0) return undefined;
+    this.nextPage = (start + need) % this.pages.length;
+    return (this.slots + start) * TASK_SLOT_BYTES;
   }
 
   /** The place of a task taken earlier is free again (its worker has copied it out long since). */

@@ -39,6 +39,11 @@ export class WorkerRoles {
   private light: number | undefined;
   /** the heavy calls' threads, by threadId */
   private readonly heavy = new Set<number>();
+  /** when a light task was last placed (performance.now()) */
+  private lastLight = Number.NEGATIVE_INFINITY;
+
+  /** `now`: the clock (tests give their own) */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** A worker thread is up: the light one if there is none, else a heavy one. */
   up(threadId: number): void {
@@ -90,10 +95,4 @@ export class WorkerRoles {
     if (heavyTask && busyHeavy && now - this.lastLight < LIGHT_RECENT_MS) return busyHeavy;
     return other;
   };
-
-  /** when a light task was last placed (performance.now()) */
-  private lastLight = Number.NEGATIVE_INFINITY;
-
-  /** `now`: the clock (tests give their own) */
-  constructor(private readonly now: () => number = () => performance.now()) {}
 }

@@ -55,7 +55,32 @@ export function holdersOf(init: ReplySlabInit, offset: number, length: number): 
 /** The largest reply the large part can take: one that fits a reference (slabRef) and the part. */
 export function largestPlaced(init: ReplySlabInit): number {
   const pages = init.holders.byteLength / 4 - init.slots;
-  return Math.min(LENGTH_SPAN - 1, pages * SLOT_BYTES);
+  return Math.min(MAX_PLACED_BYTES, pages * SLOT_BYTES);
+}
+
+/**
+ * The first run of `need` free pages of `count`, searched from `from` to the end and then from the
+ * start: `take(i)` claims page i (false when it is held), `untake(i)` gives back a page claimed for
+ * a run that fell short. The run's first page, now claimed, or -1 when none is free. The reply slab's
+ * workers claim with compare-and-swap (workers/slab-slots.ts), the task slab's front end with plain
+ * marks (src/pool/task-slots.ts).
+ */
+export function claimRun(count: number, need: number, from: number, take: (page: number) => boolean, untake: (page: number) => void): number {
+  if (need > count) return -1;
+  for (let start = from, scanned = 0; scanned < count; ) {
+    if (start + need > count) {
+      scanned += count - start;
+      start = 0;
+      continue;
+    }
+    let got = 0;
+    while (got < need && take(start + got)) got++;
+    if (got === need) return start;
+    for (let k = 0; k < got; k++) untake(start + k);
+    scanned += got + 1;
+    start += got + 1;
+  }
+  return -1;
 }
 
 /**
@@ -63,6 +88,9 @@ export function largestPlaced(init: ReplySlabInit): number {
  * is under 16 MiB long; a longer one has a buffer of its own). Exact in a double for a slab up to 512 MiB.
  */
 const LENGTH_SPAN = 0x1000000;
+
+/** The longest payload a reference names (of either slab); a longer one has a buffer of its own. */
+export const MAX_PLACED_BYTES = LENGTH_SPAN - 1;
 
 export function slabRef(offset: number, length: number): number {
   return offset * LENGTH_SPAN + length;
@@ -97,11 +125,17 @@ export class LeasedBytes extends Uint8Array {
 }
 
 /**
- * Whether `body` lies in a run of the slab's large part: the run is this reply's alone, so a
- * transport holds it in place until written (and then releases it) rather than copying it out.
+ * Reply bytes a transport may hold until its client reads them, then release (releaseReply): a reply
+ * in a run of the slab's large part as it is (the run is its alone; a copy was a fresh large buffer on
+ * the front end's thread, docs/design/large-replies.md), a reply in a slot copied out and its slot let
+ * go now (a slow reader holds no slot other replies share), a text encoded once.
  */
-export function inLargeRun(body: string | Uint8Array): body is LeasedBytes {
-  return body instanceof LeasedBytes && body.lease.pages > 0;
+export function holdable(body: string | Uint8Array): Uint8Array {
+  if (typeof body === 'string') return Buffer.from(body);
+  if (!(body instanceof LeasedBytes) || body.lease.pages > 0) return body;
+  const own = new Uint8Array(body);
+  releaseReply(body);
+  return own;
 }
 
 /** Lets the slab slot under a written reply body be used again; any other body: nothing to do. */

@@ -4,7 +4,7 @@
 import type * as uWS from './uws.js';
 import { RPC, limitError, protocolError } from '../errors.js';
 import { invalidReply } from '../protocol/jsonrpc.js';
-import { LeasedBytes, inLargeRun, releaseReply } from '../protocol/reply-slab.js';
+import { holdable, releaseReply } from '../protocol/reply-slab.js';
 import type { Connection } from '../pipeline/connection.js';
 import { framingFault } from './framing.js';
 import { STATUS_TEXT, addressOf, credentialsFrom, decoder, type RouteContext, type Routes } from './routes.js';
@@ -46,26 +46,22 @@ export function serveHttp(app: Routes, ctx: RouteContext): Set<Connection> {
     // The request's connection, once its body is read. A client that goes away before its reply
     // closes it, as a WebSocket close does: its call, waiting or running, is dropped.
     let conn: Connection | undefined;
-    /** a reply held in place in a run of the slab's large part while the client reads it */
-    let run: Uint8Array | undefined;
+    /** the reply held while the client reads it (released once written, or when the client goes) */
+    let held: Uint8Array | undefined;
     res.onAborted(() => {
       answered = true;
-      if (run) releaseReply(run);
+      if (held) releaseReply(held);
       release();
       conn?.close();
       if (conn) httpCalls.delete(conn);
     });
     /** Writes the body with backpressure: what the socket cannot take now is held here, counted, and sent as it drains. */
     const sendBody = (body: string | Uint8Array) => {
-      // Bytes held here until the client reads them must be ours: a reply in a slot of the reply slab
-      // is copied out of it (and the slot let go) rather than kept for as long as the client takes.
-      // A reply in a run of the slab's large part is its own: held in place until written (a copy
-      // was a fresh large buffer on this thread, src/transport/ws-outbox.ts).
-      if (inLargeRun(body)) run = body;
-      const bytes = run ?? (typeof body === 'string' || body instanceof LeasedBytes ? Buffer.from(body) : body);
-      if (!run) releaseReply(body);
+      // Bytes held here until the client reads them: a reply in a slot of the reply slab copied out of
+      // it (the slot let go), one in a run of its large part in place (holdable).
+      const bytes = (held = holdable(body));
       const finish = () => {
-        if (run) releaseReply(run);
+        releaseReply(bytes);
         release();
       };
       const start = res.getWriteOffset();
@@ -77,7 +73,7 @@ export function serveHttp(app: Routes, ctx: RouteContext): Set<Connection> {
         if (buffered.overShare(res)) {
           log.warn({ address, held: bytes.byteLength - (res.getWriteOffset() - start) }, 'HTTP client does not read and the node is over --max-buffered-bytes; closing');
           monitor.closed('max-buffered-bytes');
-          if (run) releaseReply(run);
+          releaseReply(bytes);
           res.close();
         }
       };

@@ -25,7 +25,7 @@
 // the payload it buffers the header a second time (a client then reads a frame header inside a
 // payload: "RSV2 and RSV3 must be clear"). Smaller frames go through its cork buffer, whole.
 
-import { LeasedBytes, inLargeRun, releaseReply } from '../protocol/reply-slab.js';
+import { holdable, releaseReply } from '../protocol/reply-slab.js';
 import { WS_FRAGMENT_BYTES, WS_WHOLE_REPLY_BYTES, WS_WRITE_TURN_BYTES } from '../tuning.js';
 
 /** What the outbox uses of a uWS WebSocket (tests give an imitation). */
@@ -53,7 +53,6 @@ interface Held {
   offset: number;
 }
 
-
 export class WsOutbox {
   private readonly held: Held[] = [];
   private heldBytes = 0;
@@ -77,14 +76,9 @@ export class WsOutbox {
       releaseReply(body);
       return status;
     }
-    // Held as bytes of its own: out of a slab slot (see above), or a text encoded once; a run in place.
-    if (inLargeRun(body)) this.held.push({ bytes: body, offset: 0 });
-    else {
-      const bytes = typeof body === 'string' ? Buffer.from(body) : body instanceof LeasedBytes ? new Uint8Array(body) : body;
-      releaseReply(body);
-      this.held.push({ bytes, offset: 0 });
-    }
-    const bytes = this.held[this.held.length - 1]!.bytes;
+    // Out of a slab slot, or a text encoded once; a run of the large part in place (see above).
+    const bytes = holdable(body);
+    this.held.push({ bytes, offset: 0 });
     this.heldBytes += bytes.length;
     return this.drain(ws, budget);
   }
