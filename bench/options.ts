@@ -22,7 +22,7 @@ export interface BenchOption {
 }
 
 export const BENCH_OPTIONS: readonly BenchOption[] = [
-  { name: 'quick', help: 'a 2,000-account chain and 2.5 s runs: about 9 minutes with every scenario on 2 CPUs, less with --scenarios' },
+  { name: 'quick', help: 'a 2,000-account chain and 2.5 s runs: about 4½ minutes with every scenario on 2 CPUs, less with --scenarios (before it starts, the bench prints its estimate for the options given)' },
   { name: 'tiny', help: "a few seconds, figures meaningless (the test suite's smoke test); implies --quick" },
   { name: 'data-dir', value: 'DIR', help: 'the chain to run against; generated there if missing', defaults: ['bench/data/chain-default', 'bench/data/chain-quick', 'bench/data/chain-tiny'] },
   { name: 'accounts', value: 'N', help: 'accounts of the chain generated when --data-dir holds none', defaults: ['100000', '2000', '60'] },
@@ -118,7 +118,8 @@ export function benchHelp(): string {
     'Run the capacity benchmark: graphene-rpc at a sweep of worker counts next to the ceiling (bare',
     'uWebSockets.js) and a conventional stack (Fastify + ws), closed and open loop, and attacks on',
     'graphene-rpc; a table on the terminal and JSON, Markdown and SVG charts in --out. A full run takes',
-    'about 10 minutes after generating its chain once. It needs the devDependencies (npm ci in a checkout).',
+    'about 17 minutes on 2 CPUs after generating its chain once; before it starts, it prints its estimate',
+    'for the options given. It needs the devDependencies (npm ci in a checkout).',
     'See README "Benchmarks".',
     '',
     'Options (any option given wins over the --quick and --tiny defaults):',

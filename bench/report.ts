@@ -6,6 +6,7 @@ import path from 'node:path';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { AdversarialReport, BenchReport, RunResult } from './results.js';
+import { minutes } from './plan.js';
 import type { AttackOutcome } from './attack-worker.js';
 
 async function svg(spec: vl.TopLevelSpec): Promise<string> {
@@ -186,7 +187,8 @@ export async function writeReport(r: BenchReport, dir: string, stamp: string): P
       `Chain: ${r.chain.accounts} accounts, ${r.chain.operations} operations; the busiest account holds ${r.chain.busiestAccountOps}; ${r.chain.openOrders ?? 0} open limit orders. ` +
       `Each closed-loop run lasts ${(Number(r.settings.durationMs) / 1000).toFixed(1)} s.` +
       (r.pendingLeft ? ` graphene-rpc's throughput runs had ${r.pendingLeft} transactions pending (--pending-transactions).` : '') +
-      storeWarmupLine(r.storeWarmup),
+      storeWarmupLine(r.storeWarmup) +
+      (r.elapsedS === undefined ? '' : ` The run took ${minutes(r.elapsedS)}${r.plan ? ` (the bench estimated ${minutes(r.plan.seconds)} before it started)` : ''}.`),
     '',
   );
   lines.push(...operatorSection(r), '');

@@ -81,6 +81,10 @@ export interface CpuPerCall {
 
 export interface BenchReport {
   started: string;
+  /** seconds the run took, from its start (after the chain was generated) to its report; absent in reports from before */
+  elapsedS?: number;
+  /** what the bench estimated before it started (bench/plan.ts); absent in reports from before */
+  plan?: { runs: number; seconds: number; parts: { name: string; runs: number; seconds: number }[] };
   quick: boolean;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
   chain: {

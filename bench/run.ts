@@ -31,6 +31,7 @@ import type { Arrival, PollStats, SessionSpec } from './session-worker.js';
 import { nodeCpu, projectThroughput, saturated, storeWarmupLine, writeReport } from './report.js';
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { warmPageCache } from './page-cache.js';
+import { minutes, planLine, planRun } from './plan.js';
 import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
 import { PAIRED_KINDS, type BenchReport, type CpuPerCall, type MarketBook, type PairedKind, type PairedRound, type Percentiles, type RunResult, type ScalingCheck } from './results.js';
 
@@ -997,6 +998,10 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     idle: [],
   };
   const list = scenarios(info, o).filter((s) => o.scenarios.has(s.name));
+  const plan = planRun({ ...o, autoFrontEnds: autoFrontEnds(usableCpus()) });
+  report.plan = { runs: plan.runs, seconds: Math.round(plan.seconds), parts: plan.parts.map((x) => ({ ...x, seconds: Math.round(x.seconds * 10) / 10 })) };
+  log(planLine(plan, o.durationMs));
+  const runStarted = performance.now();
   const specFor = (s: Scenario, port: number, rate = 0, urlPath = s.transport === 'http' ? '/rpc' : '/ws'): LoadSpec => ({
     transport: s.transport,
     url: `${s.transport}://127.0.0.1:${port}${urlPath}`,
@@ -1235,6 +1240,8 @@ export async function runBench(argv: string[]): Promise<BenchReport> {
     };
   }
 
+  report.elapsedS = Math.round((performance.now() - runStarted) / 1000);
+  log(`the run took ${minutes(report.elapsedS)} (estimated ${minutes(plan.seconds)})`);
   mkdirSync(o.out, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const jsonFile = path.join(o.out, `bench-${stamp}.json`);

@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
 import { runGenerate } from '../src/generate/command.js';
 import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, pairedOrder, searchCapacity } from '../bench/run.js';
-import { benchDefault } from '../bench/options.js';
+import { SCENARIOS, benchDefault } from '../bench/options.js';
+import { minutes, planRun } from '../bench/plan.js';
 import type { BenchReport, PairedRound } from '../bench/results.js';
 import { bounds, frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
@@ -100,6 +101,64 @@ test('graphene-rpc bench --tiny sweeps serving processes, serving threads and th
   t.regex(md, /the configuration best over http-small, ws-small, ws-history is \*\*\d serving (process(es)?|threads) × \d workers? each\*\*/);
   t.regex(md, /\| ws-history \| \d( threads)? × \d( \(automatic\))? \| \d+/);
   t.regex(md, /## Serving threads or serving processes[^]*\| ws-history \| 1 \| 2 \| \d+ \| \d+ \| \d+ \| [\d.]+× \|/);
+  // The plan it printed before it started counts the closed-loop runs it then made, and the report
+  // gives the time the run took beside the estimate.
+  const planned = (name: string) => report.plan!.parts.find((p) => p.name === name)?.runs;
+  const closed = report.runs.filter((r) => r.loop === 'closed');
+  t.is(planned('graphene-rpc at each worker count'), closed.filter((r) => r.kind === 'graphene-rpc').length);
+  t.is(planned('several front ends'), closed.filter((r) => (r.kind === 'graphene-rpc-processes' || r.kind === 'graphene-rpc-threads') && !r.auto).length);
+  t.is(planned('the automatic sizes'), closed.filter((r) => r.auto).length);
+  t.is(planned('the conventional cluster'), closed.filter((r) => r.kind === 'conventional-cluster').length);
+  t.true(report.elapsedS! >= 0 && report.plan!.seconds > 0);
+  t.regex(md, /The run took [\d a-z]+ \(the bench estimated [\d a-z]+ before it started\)\./);
+});
+
+test("the bench's plan: the quick run on 2 CPUs counts every phase's runs, and a sweep of front ends costs a start of each configuration", (t) => {
+  const quick = {
+    scenarios: new Set(SCENARIOS),
+    workersSweep: [1, 2],
+    processesSweep: [],
+    threadsSweep: [],
+    autoRun: true,
+    autoFrontEnds: 1,
+    clusterProcesses: 2,
+    scalingCheck: true,
+    pairedRounds: 1,
+    openLoopShares: [0.2, 0.5],
+    durationMs: 2500,
+    settleMs: 1000,
+    depositSeconds: 8,
+    attackMs: 5000,
+  };
+  const plan = planRun(quick);
+  const runs = Object.fromEntries(plan.parts.map((p) => [p.name, p.runs]));
+  t.deepEqual(runs, {
+    'graphene-rpc at each worker count': 10,
+    'the automatic sizes': 5,
+    // ws-small: a warm-up, two shares, up to two bisections, the advised rate again; ws-mixed: a warm-up and two shares
+    'open loop': 9,
+    'the conventional stack': 5,
+    'the conventional cluster': 5,
+    'the scaling check': 2,
+    'the ceiling': 10,
+    'the ceiling cluster': 6,
+    'paired rounds': 9 + 12,
+    'ws-idle': 0,
+    'ws-deposits': 0,
+    'ws-exchange': 0,
+    attacks: 4,
+  });
+  // The 2-CPU machine's quick run took 4 min 14 s (2026-11-29); the estimate is within a fifth of it.
+  t.true(plan.seconds > 254 * 0.8 && plan.seconds < 254 * 1.2, `${plan.seconds}`);
+  t.is(minutes(plan.seconds), minutes(Math.round(plan.seconds)));
+  // A sweep of front ends: each configuration is a start and its runs, more front ends a longer start.
+  const fronts = planRun({ ...quick, scenarios: new Set(['ws-small'] as const), processesSweep: [2, 4], threadsSweep: [2], autoRun: false, clusterProcesses: 0, scalingCheck: false, pairedRounds: 0 });
+  const part = fronts.parts.find((p) => p.name === 'several front ends')!;
+  t.is(part.runs, 3 * 2);
+  t.true(part.seconds > 6 * 2.5);
+  t.is(minutes(40), '40 s');
+  t.is(minutes(254), '4 min 14 s');
+  t.is(minutes(120), '2 min');
 });
 
 test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rpc, the conventional stack and the ceiling, and writes the report', async (t) => {

@@ -167,8 +167,8 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm run generate -- --data-dir data-small --accounts 2000 --operations 50000 --seed 7': 'test/generate.test.ts (a smaller chain)',
   'npm run generate -- --data-dir data-market --accounts 2000 --operations 50000 --orders 20000': 'test/generate.test.ts (a smaller chain with --orders)',
   'npm start -- --data-dir data-big': 'test/bench.test.ts (serves a generated chain)',
-  'npm run bench                      # full run: generates the default chain once (bench/data/), then ~10 minutes': 'test/bench.test.ts (--tiny)',
-  'npm run bench -- --quick           # a 2,000-account chain, 2.5 s runs: about 9 minutes on 2 CPUs': 'test/bench.test.ts (--tiny)',
+  'npm run bench                      # full run: generates the default chain once (bench/data/), then about 17 minutes on 2 CPUs': 'test/bench.test.ts (--tiny)',
+  'npm run bench -- --quick           # a 2,000-account chain, 2.5 s runs: about 4½ minutes on 2 CPUs': 'test/bench.test.ts (--tiny)',
   'node bin/graphene-rpc.js bench --quick --scenarios http-small,ws-small,ws-history --workers 1,2,4,8 --processes 1,2,4 --serving-threads 2,4 --auto yes --cluster 12 --paired-rounds 0 --scaling-check no --out /tmp/res':
     'test/bench.test.ts (the same options at --tiny sizes)',
   'npm run bench -- --tiny            # a few seconds, figures meaningless; the test suite\'s smoke test': 'test/bench.test.ts',
