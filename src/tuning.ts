@@ -152,13 +152,15 @@ export const LIGHT_RECENT_MS = 2000;
 export const QUANTUM: Readonly<{ light: number; heavy: number }> = Object.freeze({ light: 4, heavy: 1 });
 
 /**
- * Light calls waiting below which an idle pool gets them in one task rather than spread over its
- * workers. Waking a sleeping worker costs both threads more than a few light calls cost to run
- * (README "What a task's crossing costs"), so spreading three calls over two workers pays the wake
- * twice to save microseconds of waiting.
+ * The fewest light calls a worker is woken for when a pool with no light task in it spreads what
+ * waits over its idle workers: fewer than twice this go in one task. Each task costs a crossing and
+ * a wake whatever it carries (README "What a task's crossing costs"). A pool whose light task has
+ * just come back is such a pool too, and at 8 the calls that had gathered meanwhile were spread over
+ * every idle worker each time: on the 2-CPU machine, at 8 workers, history calls went 9 to a task
+ * and cost 1.6× their CPU at 1 worker; at 32, 30 to a task and 1.1× (docs/design/worker-wakes.md).
  * Test: test/scheduler.test.ts.
  */
-export const SPREAD_FROM_CALLS = 8;
+export const SPREAD_FROM_CALLS = 32;
 
 /**
  * ms light calls may wait for a light task in the pool to come back, rather than wake a sleeping

@@ -192,6 +192,38 @@ test('while a light task runs, a few more light calls wait for it to come back (
   t.deepEqual(h.tasks[1]?.calls.map((c) => c.method), ['l0'], 'a light call beside a heavy task is sent at once');
 });
 
+test('past the hold, what waits goes in one task to one sleeping worker; the hold counts from the oldest call that may run, not from a paused client\'s', async (t) => {
+  const { pool, tasks } = heldPool(8);
+  const holdLightMs = 100;
+  const s = fairScheduler(pool, { maxQueued: 10_000, holdLightMs });
+  const owner = () => ({ isClosed: false, isPaused: false });
+  const waitForTasks = async (n: number) => {
+    const since = performance.now();
+    while (tasks.length < n && performance.now() - since < 5000) await new Promise((r) => setTimeout(r, 1));
+  };
+  // A client whose calls wait because it does not read: they are not what the hold counts from.
+  const paused = { isClosed: false, isPaused: true };
+  void s.submit(paused, 'light', task('p0'));
+  void s.submit(owner(), 'light', task('a0'));
+  await settle();
+  t.deepEqual(tasks.map((x) => x.calls.map((c) => c.method)), [['a0']]);
+  // Less than a whole task's worth with the paused client's call.
+  const n = MAX_CALLS_PER_TASK - 2;
+  for (let i = 0; i < n; i++) void s.submit(owner(), 'light', task(`b${i}`));
+  await settle();
+  t.is(tasks.length, 1, 'held while the light task is out');
+  await waitForTasks(2);
+  await settle();
+  t.deepEqual(tasks.slice(1).map((x) => x.calls.length), [n], 'past the hold: one task of all that waited, one worker woken');
+  // The paused client's call still waits; calls that come now wait a hold of their own.
+  await new Promise((r) => setTimeout(r, holdLightMs / 5));
+  void s.submit(owner(), 'light', task('c0'));
+  await settle();
+  t.is(tasks.length, 2, 'a new call is held: the hold counts from it, not from the paused client\'s older call');
+  await waitForTasks(3);
+  t.deepEqual(tasks[2]!.calls.map((c) => c.method), ['c0']);
+});
+
 test('the node-wide bound counts queued and running calls and answers -32010 at once', async (t) => {
   const { pool, tasks } = heldPool(1);
   const s = fairScheduler(pool, { maxQueued: 3 });

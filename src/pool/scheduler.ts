@@ -17,11 +17,12 @@
 //  - tasks are still built at the end of an event-loop turn (setImmediate), so the calls of one
 //    turn travel together, and again whenever a task comes back;
 //  - while a light task is in the pool, light calls that arrive wait for it to come back and go
-//    together in the next task, until a whole task's worth (MAX_CALLS_PER_TASK) waits or the first
-//    has waited HOLD_LIGHT_MS: only then is a sleeping worker woken. Each task costs a crossing and
-//    a wake whatever it carries, so spreading whatever had arrived over every idle worker made each
-//    added worker raise the CPU a call costs. An idle pool still gets a few calls in one task and
-//    many spread, SPREAD_FROM_CALLS or more to each worker woken;
+//    together in the next task, until a whole task's worth (MAX_CALLS_PER_TASK) waits or the oldest
+//    has waited HOLD_LIGHT_MS: only then is one sleeping worker woken, for all that waits. Each task
+//    costs a crossing and a wake whatever it carries, so spreading whatever had arrived over every
+//    idle worker made each added worker raise the CPU a call costs. Only a pool with no light task
+//    in it spreads light calls over its idle workers, SPREAD_FROM_CALLS or more to each woken (a few
+//    go in one task);
 //  - an owner's queued calls are dropped once it has closed: they never run (they are answered
 //    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
 //    its running ones are cancelled: each call in the pool has a cancel slot (CallPool.cancel), set
@@ -199,8 +200,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
   let scheduled = false;
   // Looks again HOLD_LIGHT_MS after light calls were held back, in case no task comes back by then.
   let holdTimer: NodeJS.Timeout | undefined;
-  // When light calls were first held back (performance.now()), while they are.
-  let heldSince: number | undefined;
   // Tasks in the pool with a hard bound, and the sweep that aborts those past it.
   const bounded = new Map<TaskSignal, number>();
   // Signals not aborted are used again: piscina removes its listener when a task is done.
@@ -459,6 +458,19 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     setImmediate(fill);
   };
 
+  /**
+   * When the oldest light call that may run now was queued (performance.now()): the head of each
+   * owner's queue, leaving out owners that are paused or closed (their calls wait for other reasons).
+   */
+  const oldestLight = (): number => {
+    let at = Number.POSITIVE_INFINITY;
+    for (const list of ring.light.values()) {
+      const head = list[0];
+      if (head && head.at < at && !head.owner.isPaused && !head.owner.isClosed) at = head.at;
+    }
+    return at;
+  };
+
   /** Fills free task slots: light calls first (they are cheap and keep latency low), then heavy. */
   const fill = () => {
     scheduled = false;
@@ -469,7 +481,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
     const now = performance.now();
     // Light calls were already out when this fill began: what waits may wait for them (below).
     const lightOut = tasks > heavyTasks;
-    const holdOver = heldSince !== undefined && now - heldSince >= holdLightMs;
     while (tasks < maxTasks && ring.light.size > 0) {
       const idle = pool.workers - tasks;
       let size: number;
@@ -477,20 +488,24 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
         // Every worker has a task: what waits goes in one task that is ready when a worker is (no
         // thread is woken for it), so the crossing is paid once for all of it.
         size = Math.min(MAX_CALLS_PER_TASK, queuedIn.light);
-      } else if (lightOut && !holdOver) {
+      } else if (lightOut) {
         // A worker is running light calls: what arrives meanwhile goes with the next task, when a
-        // task comes back, rather than wake another worker, until a whole task's worth waits (it
-        // goes, and the rest waits on) or the first held call has waited HOLD_LIGHT_MS. One worker
-        // that keeps up with the front end then takes all the light calls, in tasks of many; a
-        // second is woken only when one cannot keep up. Woken for whatever had arrived, every added
-        // worker made a call cost more: more tasks, each a crossing and a wake (README "Workers
-        // woken only for enough calls").
+        // task comes back, rather than wake another worker, until a whole task's worth waits or the
+        // oldest waiting call has waited HOLD_LIGHT_MS. Then what waits goes in one task to one
+        // sleeping worker, not spread over all of them: one worker that keeps up with the front end
+        // takes all the light calls, in tasks of many, and others are woken only while it cannot.
+        // Each task costs a crossing and a wake whatever it carries, so every worker woken for a few
+        // calls made a call cost more (README "Workers woken only for enough calls").
         if (queuedIn.light < MAX_CALLS_PER_TASK) {
-          heldSince ??= now;
-          holdTimer ??= setTimeout(later, Math.max(0, holdLightMs - (now - heldSince))).unref();
-          break;
+          const oldest = oldestLight();
+          // Only paused owners' calls wait: nothing to send until one reads (wake()).
+          if (oldest === Number.POSITIVE_INFINITY) break;
+          if (now - oldest < holdLightMs) {
+            holdTimer = setTimeout(later, holdLightMs - (now - oldest)).unref();
+            break;
+          }
         }
-        size = MAX_CALLS_PER_TASK;
+        size = Math.min(MAX_CALLS_PER_TASK, queuedIn.light);
       } else {
         // Spread over the idle workers, but never fewer than SPREAD_FROM_CALLS calls to a woken one
         // (an idle pool gets a few calls in one task): a wake costs both threads more than a few
@@ -517,8 +532,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       }
       send('light', items);
     }
-    // The hold ends when nothing light waits; calls left waiting keep the time the hold began.
-    if (queuedIn.light === 0) heldSince = undefined;
     // While light calls are about, heavy tasks hold no more workers than the threads kept for them:
     // with none up (the heavy thread ended for a task past its hard bound and its replacement is
     // starting), piscina put the next heavy task on the light calls' thread, and a prober's light
