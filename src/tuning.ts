@@ -152,15 +152,23 @@ export const LIGHT_RECENT_MS = 2000;
 export const QUANTUM: Readonly<{ light: number; heavy: number }> = Object.freeze({ light: 4, heavy: 1 });
 
 /**
- * The fewest light calls a worker is woken for when a pool with no light task in it spreads what
- * waits over its idle workers: fewer than twice this go in one task. Each task costs a crossing and
- * a wake whatever it carries (README "What a task's crossing costs"). A pool whose light task has
- * just come back is such a pool too, and at 8 the calls that had gathered meanwhile were spread over
- * every idle worker each time: on the 2-CPU machine, at 8 workers, history calls went 9 to a task
- * and cost 1.6× their CPU at 1 worker; at 32, 30 to a task and 1.1× (docs/design/worker-wakes.md).
+ * Light calls waiting below which an idle pool gets them in one task rather than in two; with one
+ * light task out, the calls that wake a second worker. Waking a sleeping worker costs both threads
+ * more than a few light calls cost to run (README "What a task's crossing costs"), so spreading
+ * three calls over two workers pays the wake twice to save microseconds of waiting.
  * Test: test/scheduler.test.ts.
  */
-export const SPREAD_FROM_CALLS = 32;
+export const SPREAD_FROM_CALLS = 8;
+
+/**
+ * Light tasks the pool may hold before light calls wait for one to come back (up to HOLD_LIGHT_MS,
+ * or until a whole task's worth waits). Two workers in turn keep the front end from waiting on one,
+ * which on the 2-CPU machine was worth 10–15% of small and history calls/s at 2 workers; more,
+ * each woken for whatever had gathered, split the calls into ever smaller tasks: at 8 workers,
+ * history calls went 9 to a task and cost 1.6× their CPU at 1 worker (docs/design/worker-wakes.md).
+ * Test: test/scheduler.test.ts.
+ */
+export const EAGER_LIGHT_TASKS = 2;
 
 /**
  * ms light calls may wait for a light task in the pool to come back, rather than wake a sleeping

@@ -10,7 +10,7 @@ import type { PoolAnswer, PoolTask, SliceReport } from '../src/protocol/thread-m
 import { costOf } from '../src/pipeline/cost.js';
 import { route } from '../src/dispatch/route.js';
 import { settle } from './helpers/pipeline.js';
-import { MAX_CALLS_PER_TASK, HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX, HARD_BOUND_GRACE_MS, HEAVY_REPLY_BYTES } from '../src/tuning.js';
+import { MAX_CALLS_PER_TASK, HEAVY_CALLS_PER_TASK, HOLD_LIGHT_MS, QUANTUM, SPREAD_FROM_CALLS, EAGER_LIGHT_TASKS, LIGHT_LIMIT_MAX, LIGHT_LIST_MAX, HARD_BOUND_GRACE_MS, HEAVY_REPLY_BYTES } from '../src/tuning.js';
 
 /** A pool of `workers` whose tasks wait until the test finishes them. */
 function heldPool(workers: number) {
@@ -162,24 +162,39 @@ test('while a light task runs, a few more light calls wait for it to come back (
   tasks[0]!.finish();
   await settle();
   t.deepEqual(tasks[1]!.calls.map((c) => c.method), ['b0', 'b1'], 'they go together once the task is back');
-  // More, but less than a whole task's worth, wait too; a whole task's worth wakes a worker.
+  // With one light task out, SPREAD_FROM_CALLS more go to a second worker at once: two workers in
+  // turn keep the front end from waiting on one.
+  for (let i = 0; i < SPREAD_FROM_CALLS - 1; i++) void s.submit(owner(), 'light', task(`s${i}`));
+  await settle();
+  t.is(tasks.length, 2, `${SPREAD_FROM_CALLS - 1} calls wait for the light task in the pool`);
+  void s.submit(owner(), 'light', task('s-last'));
+  await settle();
+  t.is(tasks.length, 3, 'SPREAD_FROM_CALLS calls go to a second worker');
+  t.is(tasks[2]!.calls.length, SPREAD_FROM_CALLS);
+  t.is(EAGER_LIGHT_TASKS, 2);
+  // With EAGER_LIGHT_TASKS out, less than a whole task's worth waits; a whole task's worth wakes a worker.
   const more = MAX_CALLS_PER_TASK - 1;
   for (let i = 0; i < more; i++) void s.submit(owner(), 'light', task(`m${i}`));
   await settle();
-  t.is(tasks.length, 2, `${more} calls wait for the light task in the pool`);
+  t.is(tasks.length, 3, `${more} calls wait for a light task in the pool`);
   void s.submit(owner(), 'light', task('full'));
   await settle();
-  t.is(tasks.length, 3, 'a whole task\'s worth goes to a sleeping worker at once');
-  t.is(tasks[2]!.calls.length, MAX_CALLS_PER_TASK);
+  t.is(tasks.length, 4, 'a whole task\'s worth goes to a sleeping worker at once');
+  t.is(tasks[3]!.calls.length, MAX_CALLS_PER_TASK);
+  tasks[3]!.finish();
   tasks[2]!.finish();
   await settle();
-  // The task that carries b0 and b1 is slow: the next calls wait no longer than the hold for it.
+  // Two light tasks out again (the one with b0 and b1, which is slow, and one more): the next call
+  // waits no longer than the hold for them.
+  for (let i = 0; i < SPREAD_FROM_CALLS; i++) void s.submit(owner(), 'light', task(`e${i}`));
+  await settle();
+  t.is(tasks.length, 5);
   void s.submit(owner(), 'light', task('c0'));
   await settle();
-  t.is(tasks.length, 3);
+  t.is(tasks.length, 5);
   const held = performance.now();
-  while (tasks.length === 3 && performance.now() - held < 5000) await new Promise((r) => setTimeout(r, 1));
-  t.deepEqual(tasks[3]?.calls.map((c) => c.method), ['c0'], 'past the hold the held call goes to an idle worker');
+  while (tasks.length === 5 && performance.now() - held < 5000) await new Promise((r) => setTimeout(r, 1));
+  t.deepEqual(tasks[5]?.calls.map((c) => c.method), ['c0'], 'past the hold the held call goes to an idle worker');
   t.true(performance.now() - held >= holdLightMs - 1);
   t.true(HOLD_LIGHT_MS <= 2, 'the node holds light calls for a millisecond or two at most');
   // With every worker busy with heavy calls, nothing is held: light tasks are never held behind heavy ones.
@@ -204,24 +219,27 @@ test('past the hold, what waits goes in one task to one sleeping worker; the hol
   // A client whose calls wait because it does not read: they are not what the hold counts from.
   const paused = { isClosed: false, isPaused: true };
   void s.submit(paused, 'light', task('p0'));
+  // Two light tasks out (EAGER_LIGHT_TASKS), one call each.
   void s.submit(owner(), 'light', task('a0'));
   await settle();
-  t.deepEqual(tasks.map((x) => x.calls.map((c) => c.method)), [['a0']]);
+  for (let i = 0; i < SPREAD_FROM_CALLS; i++) void s.submit(owner(), 'light', task(`a${i + 1}`));
+  await settle();
+  t.deepEqual(tasks.map((x) => x.calls.length), [1, SPREAD_FROM_CALLS]);
   // Less than a whole task's worth with the paused client's call.
   const n = MAX_CALLS_PER_TASK - 2;
   for (let i = 0; i < n; i++) void s.submit(owner(), 'light', task(`b${i}`));
   await settle();
-  t.is(tasks.length, 1, 'held while the light task is out');
-  await waitForTasks(2);
+  t.is(tasks.length, 2, 'held while two light tasks are out');
+  await waitForTasks(3);
   await settle();
-  t.deepEqual(tasks.slice(1).map((x) => x.calls.length), [n], 'past the hold: one task of all that waited, one worker woken');
+  t.deepEqual(tasks.slice(2).map((x) => x.calls.length), [n], 'past the hold: one task of all that waited, one worker woken');
   // The paused client's call still waits; calls that come now wait a hold of their own.
   await new Promise((r) => setTimeout(r, holdLightMs / 5));
   void s.submit(owner(), 'light', task('c0'));
   await settle();
-  t.is(tasks.length, 2, 'a new call is held: the hold counts from it, not from the paused client\'s older call');
-  await waitForTasks(3);
-  t.deepEqual(tasks[2]!.calls.map((c) => c.method), ['c0']);
+  t.is(tasks.length, 3, 'a new call is held: the hold counts from it, not from the paused client\'s older call');
+  await waitForTasks(4);
+  t.deepEqual(tasks[3]!.calls.map((c) => c.method), ['c0']);
 });
 
 test('the node-wide bound counts queued and running calls and answers -32010 at once', async (t) => {

@@ -38,7 +38,7 @@ import type { CallPool } from './pool.js';
 import { shapeOf, type LearntCosts } from './learnt-costs.js';
 import type { ReplySizes } from './reply-sizes.js';
 import { READ_SET } from '../protocol/read-in-pool.js';
-import { HEAVY_REPLY_BYTES, HARD_BOUND_GRACE_MS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
+import { HEAVY_REPLY_BYTES, HARD_BOUND_GRACE_MS, EAGER_LIGHT_TASKS, HEAVY_CALLS_PER_TASK, LIGHT_RECENT_MS, QUANTUM, SPREAD_FROM_CALLS, HOLD_LIGHT_MS, SWEEP_EVERY_MS, MAX_CALLS_PER_TASK, TASKS_PER_WORKER } from '../tuning.js';
 
 /**
  * A task's hard-bound signal, in the EventEmitter shape piscina accepts besides AbortSignal. An
@@ -479,24 +479,30 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       holdTimer = undefined;
     }
     const now = performance.now();
-    // Light calls were already out when this fill began: what waits may wait for them (below).
-    const lightOut = tasks > heavyTasks;
     while (tasks < maxTasks && ring.light.size > 0) {
       const idle = pool.workers - tasks;
+      const lightTasks = tasks - heavyTasks;
       let size: number;
       if (idle <= 0) {
         // Every worker has a task: what waits goes in one task that is ready when a worker is (no
         // thread is woken for it), so the crossing is paid once for all of it.
         size = Math.min(MAX_CALLS_PER_TASK, queuedIn.light);
-      } else if (lightOut) {
-        // A worker is running light calls: what arrives meanwhile goes with the next task, when a
-        // task comes back, rather than wake another worker, until a whole task's worth waits or the
-        // oldest waiting call has waited HOLD_LIGHT_MS. Then what waits goes in one task to one
-        // sleeping worker, not spread over all of them: one worker that keeps up with the front end
-        // takes all the light calls, in tasks of many, and others are woken only while it cannot.
-        // Each task costs a crossing and a wake whatever it carries, so every worker woken for a few
-        // calls made a call cost more (README "Workers woken only for enough calls").
-        if (queuedIn.light < MAX_CALLS_PER_TASK) {
+      } else if (lightTasks === 0) {
+        // No light task out: what waits goes to one worker, or to two when there are enough calls
+        // to give each SPREAD_FROM_CALLS (a few calls in one task: a wake costs both threads more
+        // than a few light calls cost to run).
+        const wake = Math.max(1, Math.min(idle, EAGER_LIGHT_TASKS, Math.floor(queuedIn.light / SPREAD_FROM_CALLS)));
+        size = Math.min(MAX_CALLS_PER_TASK, Math.ceil(queuedIn.light / wake));
+      } else {
+        // Light tasks out: up to EAGER_LIGHT_TASKS of them, a next one goes as soon as
+        // SPREAD_FROM_CALLS wait (two workers in turn keep the front end from waiting on one);
+        // past that, what arrives goes with the next task when one comes back, rather than wake
+        // another worker, until a whole task's worth waits or the oldest waiting call has waited
+        // HOLD_LIGHT_MS. Each task costs a crossing and a wake whatever it carries, and spreading
+        // what waited over every idle worker made each added worker raise the CPU a call costs
+        // (README "Workers woken only for enough calls").
+        const enough = lightTasks < EAGER_LIGHT_TASKS ? SPREAD_FROM_CALLS : MAX_CALLS_PER_TASK;
+        if (queuedIn.light < enough) {
           const oldest = oldestLight();
           // Only paused owners' calls wait: nothing to send until one reads (wake()).
           if (oldest === Number.POSITIVE_INFINITY) break;
@@ -506,12 +512,6 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
           }
         }
         size = Math.min(MAX_CALLS_PER_TASK, queuedIn.light);
-      } else {
-        // Spread over the idle workers, but never fewer than SPREAD_FROM_CALLS calls to a woken one
-        // (an idle pool gets a few calls in one task): a wake costs both threads more than a few
-        // light calls cost to run.
-        const wake = Math.max(1, Math.min(idle, Math.floor(queuedIn.light / SPREAD_FROM_CALLS)));
-        size = Math.min(MAX_CALLS_PER_TASK, Math.ceil(queuedIn.light / wake));
       }
       let items = take('light', size);
       if (items.length === 0) break; // every owner with calls waiting is paused
