@@ -16,13 +16,13 @@
 //    order can still be chosen, instead of in piscina's FIFO;
 //  - tasks are still built at the end of an event-loop turn (setImmediate), so the calls of one
 //    turn travel together, and again whenever a task comes back;
-//  - while a light task is in the pool, light calls that arrive wait for it to come back and go
-//    together in the next task, until a whole task's worth (MAX_CALLS_PER_TASK) waits or the oldest
-//    has waited HOLD_LIGHT_MS: only then is one sleeping worker woken, for all that waits. Each task
-//    costs a crossing and a wake whatever it carries, so spreading whatever had arrived over every
-//    idle worker made each added worker raise the CPU a call costs. Only a pool with no light task
-//    in it spreads light calls over its idle workers, SPREAD_FROM_CALLS or more to each woken (a few
-//    go in one task);
+//  - light tasks go eagerly up to EAGER_LIGHT_TASKS in the pool (a second once SPREAD_FROM_CALLS
+//    wait): two workers in turn keep the front end from waiting on one. Past that, light calls that
+//    arrive wait for a light task to come back and go together in the next task, until a whole
+//    task's worth (MAX_CALLS_PER_TASK) waits or the oldest has waited HOLD_LIGHT_MS: only then is
+//    another sleeping worker woken, for all that waits. Each task costs a crossing and a wake
+//    whatever it carries, so spreading whatever had arrived over every idle worker made each added
+//    worker raise the CPU a call costs. An idle pool gets a few calls in one task, more in two;
 //  - an owner's queued calls are dropped once it has closed: they never run (they are answered
 //    CALL_CANCELLED as the scheduler comes to them, which costs a closed owner nothing up front);
 //    its running ones are cancelled: each call in the pool has a cancel slot (CallPool.cancel), set
