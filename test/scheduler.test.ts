@@ -408,7 +408,7 @@ test('light calls queued before their shape was learnt heavy go to the heavy cal
   for (let i = 0; i < 3; i++) void s.queue({ isClosed: false, isPaused: false }, 'light', { set: 'database', method: 'get_blocks', params: [1, 100] }, () => undefined);
   void s.queue({ isClosed: false, isPaused: false }, 'light', task('small'), () => undefined);
   // Meanwhile the shape is learnt (another call's strikes).
-  for (let i = 0; i < 3; i++) learnt.strike('database.get_blocks:7');
+  for (let i = 0; i < 3; i++) learnt.strike('database.get_blocks:7', true);
   t.true(learnt.learntHeavy('database.get_blocks:7'));
   tasks[0]!.finish();
   await settle();

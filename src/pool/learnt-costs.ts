@@ -6,8 +6,14 @@
 // STRIKE_SHARE of its light calls since it first did, is heavy from the start for LEARNT_FOR_MS.
 // The share, not a count alone: on a busy machine an ordinary call now and then uses up its slice
 // for reasons of the moment (a collection, its thread waiting for a CPU), and learning from a few
-// of a million would make a wallet's everyday calls heavy. Bounded: at most LEARNT_SHAPES shapes
-// are kept, the least recently struck forgotten first.
+// of a million would make a wallet's everyday calls heavy. Calls that ran past their slice to the
+// end, rather than being stopped at it, teach a shape only once STRIKES / STRIKE_SHARE of its calls
+// have been counted: a node started under load gets a burst of calls at once, all scheduled before
+// any struck, and the first calls of a kind are slow (a market's book is built for the snapshot, the
+// code is compiled); three such strikes against one call counted made a market call's shape heavy
+// for LEARNT_FOR_MS, and halved what a node polled by trading bots answered. A call stopped at
+// its slice proved its cost, and teaches at once, as a client pipelining 99 of them needs. Bounded:
+// at most LEARNT_SHAPES shapes are kept, the least recently struck forgotten first.
 
 import { argSize } from '../protocol/read-in-pool.js';
 import { LEARNT_SHAPES, STRIKES, STRIKE_SHARE, STRIKE_WINDOW, LEARNT_FOR_MS } from '../tuning.js';
@@ -27,6 +33,8 @@ export function shapeOf(t: { readonly setKey: string; readonly method: string; r
 
 interface Shape {
   strikes: number;
+  /** of the strikes, calls stopped at their slice (the rest ran past it to the end) */
+  stopped: number;
   /** light calls of this shape scheduled since its first strike (the struck one included) */
   seen: number;
   /** Date.now() when it was learnt heavy; undefined while it is not */
@@ -62,6 +70,7 @@ export class LearntCosts {
     if (++s.seen > STRIKE_WINDOW) {
       s.seen = 0;
       s.strikes = 0;
+      s.stopped = 0;
     }
     return false;
   }
@@ -73,13 +82,15 @@ export class LearntCosts {
     return since !== undefined && this.now() - since <= LEARNT_FOR_MS;
   }
 
-  /** A light call of this shape used up its slice. */
-  strike(shape: string): void {
-    const s = this.shapes.get(shape) ?? { strikes: 0, seen: 1 };
+  /** A light call of this shape used up its slice: `stopped` at it, or it ran past it to the end. */
+  strike(shape: string, stopped: boolean): void {
+    const s = this.shapes.get(shape) ?? { strikes: 0, stopped: 0, seen: 1 };
     this.shapes.delete(shape);
     this.shapes.set(shape, s);
     s.strikes++;
-    if (s.heavySince === undefined && s.strikes >= STRIKES && s.strikes >= s.seen * STRIKE_SHARE) s.heavySince = this.now();
+    if (stopped) s.stopped++;
+    const judged = s.stopped >= STRIKES || s.seen >= STRIKES / STRIKE_SHARE;
+    if (s.heavySince === undefined && judged && s.strikes >= STRIKES && s.strikes >= s.seen * STRIKE_SHARE) s.heavySince = this.now();
     if (this.shapes.size > this.max) this.shapes.delete(this.shapes.keys().next().value!);
   }
 
