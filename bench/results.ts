@@ -56,6 +56,11 @@ export interface RunResult {
    */
   callsPerTask?: number;
   /**
+   * graphene-rpc: shapes learnt heavy at the run's end, and light calls stopped at their slice
+   * (requeued as heavy) and run past it during the run (src/pool/learnt-costs.ts)
+   */
+  slices?: { learntHeavy: number; requeued: number; ranLong: number };
+  /**
    * open loop: how late the generator sent requests against their schedule (ms). Latencies count
    * from the schedule, so this much of each is the generator's own, not the system's.
    */

@@ -563,6 +563,9 @@ async function measure(sys: RunningSystem, scenario: string, spec: LoadSpec, o: 
     ...(gcBefore?.pool && gcAfter?.pool && gcAfter.pool.tasks > gcBefore.pool.tasks
       ? { callsPerTask: Math.round(((gcAfter.pool.calls - gcBefore.pool.calls) / (gcAfter.pool.tasks - gcBefore.pool.tasks)) * 10) / 10 }
       : {}),
+    ...(gcBefore?.pool && gcAfter?.pool
+      ? { slices: { learntHeavy: gcAfter.pool.learntHeavy, requeued: gcAfter.pool.requeued - gcBefore.pool.requeued, ranLong: gcAfter.pool.ranLong - gcBefore.pool.ranLong } }
+      : {}),
     ...extra,
   };
 }

@@ -371,12 +371,23 @@ export function gcTotals(metricsText: string): GcTotals {
 export interface PoolCounts {
   readonly calls: number;
   readonly tasks: number;
+  /** shapes learnt heavy now, light calls stopped at their slice and run again as heavy, and those that ran past it (src/pool/learnt-costs.ts) */
+  readonly learntHeavy: number;
+  readonly requeued: number;
+  readonly ranLong: number;
 }
 
 export function poolCounts(metricsText: string): PoolCounts {
   const f = parsePromText(metricsText);
   const count = (family: string) => f.get(family)?.samples.find((s) => s.name === `${family}_count`)?.value ?? 0;
-  return { calls: count('graphene_rpc_pool_wait_seconds'), tasks: count('graphene_rpc_pool_run_seconds') };
+  const value = (family: string) => f.get(family)?.samples[0]?.value ?? 0;
+  return {
+    calls: count('graphene_rpc_pool_wait_seconds'),
+    tasks: count('graphene_rpc_pool_run_seconds'),
+    learntHeavy: value('graphene_rpc_learnt_heavy_shapes'),
+    requeued: value('graphene_rpc_calls_requeued_heavy_total'),
+    ranLong: value('graphene_rpc_light_calls_ran_long_total'),
+  };
 }
 
 /** graphene-rpc's front-end collections so far, read from its GET /metrics (the main thread's own). */

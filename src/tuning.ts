@@ -189,7 +189,7 @@ export const LEARNT_SHAPES = 1024;
 /** Strikes a shape needs before its calls are heavy from the start. Test: test/learnt-costs.test.ts */
 export const STRIKES = 3;
 
-/** Share of a shape's light calls (since its first strike) that must have struck; strikes of calls that ran long (not stopped at their slice) judge only once STRIKES / STRIKE_SHARE calls are counted. Test: test/learnt-costs.test.ts */
+/** Share of a shape's light calls (since its first strike) that must have struck; counted are the calls scheduled since its first strike, and a call that ran long (not stopped at its slice) scheduled before that is no strike. Test: test/learnt-costs.test.ts */
 export const STRIKE_SHARE = 0.5;
 
 /** Light calls of a shape after which its strikes and count start again, while it is not learnt: the share is a recent one. Exercised by: test/learnt-costs.test.ts */

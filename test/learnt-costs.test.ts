@@ -31,28 +31,30 @@ test('an everyday shape whose calls now and then use up their slice on a busy ma
   t.is(STRIKE_SHARE, 0.5);
 });
 
-test('calls that ran past their slice to the end, all in flight before the first struck (a node started under load), do not teach their shape until enough of its calls are counted', (t) => {
-  const l = new LearntCosts();
-  // A burst: the first book of each market is built for the snapshot, slowly; no call of the shape
-  // was counted, since all were scheduled before the first strike.
-  for (let s = 0; s < STRIKES; s++) l.strike('database.get_order_book:6', false);
-  t.false(l.isHeavy('database.get_order_book:6'), 'three slow calls against one counted: not judged yet');
-  // The books are built: the calls that follow are light, and the share falls.
+test('calls that ran past their slice to the end, scheduled before their shape first struck (a node started under load), are no strikes; calls stopped at their slice are', (t) => {
+  let mono = 100;
+  const l = new LearntCosts(Date.now, LEARNT_SHAPES, () => mono);
+  // A burst scheduled at 50: the first book of each market is built for the snapshot, slowly.
+  for (let s = 0; s < 2 * STRIKES; s++) l.strike('database.get_order_book:6', false, 50);
+  t.false(l.learntHeavy('database.get_order_book:6'), 'one strike: the calls scheduled with the first one are not counted, nor are their strikes');
+  // The books are built: the calls that follow are light.
+  mono = 200;
   for (let i = 0; i < 100; i++) t.false(l.isHeavy('database.get_order_book:6'));
-  l.strike('database.get_order_book:6', false);
+  l.strike('database.get_order_book:6', false, 150);
   t.is(l.learnt, 0);
-  // A shape whose counted calls run long, most of them, is learnt once STRIKES / STRIKE_SHARE are counted.
-  const m = new LearntCosts();
-  for (let i = 0; i < STRIKES / STRIKE_SHARE; i++) {
-    m.strike('database.get_full_accounts:4', false);
+  // A shape whose calls scheduled since its first strike run long, most of them, is learnt.
+  const m = new LearntCosts(Date.now, LEARNT_SHAPES, () => mono);
+  m.strike('database.get_full_accounts:4', false, 190);
+  for (let i = 1; i < STRIKES; i++) {
+    t.false(m.learntHeavy('database.get_full_accounts:4'));
     m.isHeavy('database.get_full_accounts:4');
+    m.strike('database.get_full_accounts:4', false, 210);
   }
-  m.strike('database.get_full_accounts:4', false);
   t.is(m.learnt, 1);
-  // Calls stopped at their slice proved their cost: STRIKES of them teach at once.
-  const p = new LearntCosts();
-  for (let s = 0; s < STRIKES; s++) p.strike('database.get_transaction_hex:13', true);
-  t.true(p.isHeavy('database.get_transaction_hex:13'));
+  // Calls stopped at their slice proved their cost: STRIKES of them teach at once, however scheduled.
+  const p = new LearntCosts(Date.now, LEARNT_SHAPES, () => mono);
+  for (let s = 0; s < STRIKES; s++) p.strike('database.get_transaction_hex:13', true, 50);
+  t.true(p.learntHeavy('database.get_transaction_hex:13'));
 });
 
 test('at most LEARNT_SHAPES shapes are kept: a client inventing sizes cannot grow it, and the least recently struck go first', (t) => {

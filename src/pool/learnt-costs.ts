@@ -6,14 +6,15 @@
 // STRIKE_SHARE of its light calls since it first did, is heavy from the start for LEARNT_FOR_MS.
 // The share, not a count alone: on a busy machine an ordinary call now and then uses up its slice
 // for reasons of the moment (a collection, its thread waiting for a CPU), and learning from a few
-// of a million would make a wallet's everyday calls heavy. Calls that ran past their slice to the
-// end, rather than being stopped at it, teach a shape only once STRIKES / STRIKE_SHARE of its calls
-// have been counted: a node started under load gets a burst of calls at once, all scheduled before
-// any struck, and the first calls of a kind are slow (a market's book is built for the snapshot, the
-// code is compiled); three such strikes against one call counted made a market call's shape heavy
-// for LEARNT_FOR_MS, and halved what a node polled by trading bots answered. A call stopped at
-// its slice proved its cost, and teaches at once, as a client pipelining 99 of them needs. Bounded:
-// at most LEARNT_SHAPES shapes are kept, the least recently struck forgotten first.
+// of a million would make a wallet's everyday calls heavy. The share counts only calls of the shape
+// scheduled since its first strike (they are what `seen` counts): a call that ran past its slice to
+// the end, scheduled before that, is no strike. A node started under load gets a burst of calls at
+// once, all scheduled before any struck, and the first calls of a kind are slow (each market's book
+// is built for the snapshot, the code is compiled); their strikes against the one call counted made
+// a market call's shape heavy for LEARNT_FOR_MS, and halved what a node polled by trading bots
+// answered. A call stopped at its slice proved its cost, and is a strike whenever it was scheduled,
+// as a client pipelining 99 of them needs. Bounded: at most LEARNT_SHAPES shapes are kept, the least
+// recently struck forgotten first.
 
 import { argSize } from '../protocol/read-in-pool.js';
 import { LEARNT_SHAPES, STRIKES, STRIKE_SHARE, STRIKE_WINDOW, LEARNT_FOR_MS } from '../tuning.js';
@@ -33,10 +34,10 @@ export function shapeOf(t: { readonly setKey: string; readonly method: string; r
 
 interface Shape {
   strikes: number;
-  /** of the strikes, calls stopped at their slice (the rest ran past it to the end) */
-  stopped: number;
   /** light calls of this shape scheduled since its first strike (the struck one included) */
   seen: number;
+  /** when it first struck (the `since` clock): calls scheduled before ran long without striking */
+  firstStrike: number;
   /** Date.now() when it was learnt heavy; undefined while it is not */
   heavySince?: number;
 }
@@ -49,9 +50,14 @@ export class LearntCosts {
   /** light calls that ran past their slice to the end (no look at the clock stopped them), since start */
   ranLong = 0;
 
+  /**
+   * `now`: the clock of LEARNT_FOR_MS; `since`: the clock calls are scheduled by (the scheduler's
+   * performance.now()), against which a strike's call is told from those scheduled before the first
+   */
   constructor(
     private readonly now: () => number = Date.now,
     private readonly max = LEARNT_SHAPES,
+    private readonly since: () => number = () => performance.now(),
   ) {}
 
   /**
@@ -70,7 +76,6 @@ export class LearntCosts {
     if (++s.seen > STRIKE_WINDOW) {
       s.seen = 0;
       s.strikes = 0;
-      s.stopped = 0;
     }
     return false;
   }
@@ -82,15 +87,19 @@ export class LearntCosts {
     return since !== undefined && this.now() - since <= LEARNT_FOR_MS;
   }
 
-  /** A light call of this shape used up its slice: `stopped` at it, or it ran past it to the end. */
-  strike(shape: string, stopped: boolean): void {
-    const s = this.shapes.get(shape) ?? { strikes: 0, stopped: 0, seen: 1 };
+  /**
+   * A light call of this shape, scheduled at `scheduledAt` (the `since` clock), used up its slice:
+   * `stopped` at it, or it ran past it to the end.
+   */
+  strike(shape: string, stopped: boolean, scheduledAt = Number.POSITIVE_INFINITY): void {
+    const known = this.shapes.get(shape);
+    // Ran long, and scheduled before the shape first struck: no call counted stands against it.
+    if (known && !stopped && scheduledAt < known.firstStrike) return;
+    const s = known ?? { strikes: 0, seen: 1, firstStrike: this.since() };
     this.shapes.delete(shape);
     this.shapes.set(shape, s);
     s.strikes++;
-    if (stopped) s.stopped++;
-    const judged = s.stopped >= STRIKES || s.seen >= STRIKES / STRIKE_SHARE;
-    if (s.heavySince === undefined && judged && s.strikes >= STRIKES && s.strikes >= s.seen * STRIKE_SHARE) s.heavySince = this.now();
+    if (s.heavySince === undefined && s.strikes >= STRIKES && s.strikes >= s.seen * STRIKE_SHARE) s.heavySince = this.now();
     if (this.shapes.size > this.max) this.shapes.delete(this.shapes.keys().next().value!);
   }
 

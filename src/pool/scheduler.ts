@@ -404,7 +404,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
           const it = items[i];
           if (!it) continue;
           if (!learnt) continue;
-          learnt.strike(shapeOfTask(it.task), false);
+          learnt.strike(shapeOfTask(it.task), false, it.at);
           learnt.ranLong++;
         }
         // Calls stopped at their slice run again from the start, as heavy: first among their
@@ -413,7 +413,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
           const it = items[slices.sliced[k]!];
           if (!it) continue;
           if (learnt) {
-            learnt.strike(shapeOfTask(it.task), true);
+            learnt.strike(shapeOfTask(it.task), true, it.at);
             learnt.requeued++;
           }
           requeueHeavy(it);
