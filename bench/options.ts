@@ -10,6 +10,12 @@ export type AdversarialName = (typeof ADVERSARIAL_SCENARIOS)[number];
 export const SCENARIOS = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market', 'ws-idle', 'ws-deposits', 'ws-exchange', ...ADVERSARIAL_SCENARIOS] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
+/** The closed-loop scenarios, which every system runs: the rest are sessions, deposits and attacks. */
+export const THROUGHPUT_SCENARIOS: readonly ScenarioName[] = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market'];
+
+/** The scenarios of the ratio targets (the goals' "× the ceiling" and "× the conventional stack"), which paired rounds measure again and the multi-process ceiling runs. */
+export const PAIRED_SCENARIOS: readonly ScenarioName[] = ['ws-small', 'http-small', 'ws-history'];
+
 export type Preset = 'full' | 'quick' | 'tiny';
 
 export interface BenchOption {

@@ -2,7 +2,7 @@
 // runBench in bench/run.ts), each a count of measured runs of --duration and of system starts, so
 // its length follows from the options; the report then puts the time it took beside this estimate.
 
-import { ADVERSARIAL_SCENARIOS, type ScenarioName } from './options.js';
+import { ADVERSARIAL_SCENARIOS, PAIRED_SCENARIOS, THROUGHPUT_SCENARIOS, type ScenarioName } from './options.js';
 
 /** The options a run's length depends on. */
 export interface PlanInput {
@@ -51,10 +51,6 @@ const WARM_UP_S = 1;
 const CANDIDATES_S = 3;
 const ATTACK_DRAIN_S = 1.5;
 
-/** The closed-loop scenarios: every one but the idle, deposit, exchange and adversarial ones. */
-const THROUGHPUT = ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market'] as const;
-/** The scenarios of the paired rounds and of the multi-process ceiling (PAIRED_SCENARIOS in bench/run.ts). */
-const PAIRED = ['ws-small', 'http-small', 'ws-history'] as const;
 
 /**
  * The phases of a run and their estimated seconds. The ceiling's runs are counted twice: on a machine
@@ -64,8 +60,8 @@ const PAIRED = ['ws-small', 'http-small', 'ws-history'] as const;
 export function planRun(p: PlanInput): Plan {
   const run = p.durationMs / 1000 + RUN_OVERHEAD_S;
   const start = (frontEnds = 1) => START_S + FRONT_END_START_S * (frontEnds - 1);
-  const closed = THROUGHPUT.filter((s) => p.scenarios.has(s)).length;
-  const paired = PAIRED.filter((s) => p.scenarios.has(s)).length;
+  const closed = THROUGHPUT_SCENARIOS.filter((s) => p.scenarios.has(s)).length;
+  const paired = PAIRED_SCENARIOS.filter((s) => p.scenarios.has(s)).length;
   const parts: PlanPart[] = [];
   const add = (name: string, runs: number, seconds: number) => {
     if (runs > 0 || seconds > 0) parts.push({ name, runs, seconds });
@@ -83,7 +79,7 @@ export function planRun(p: PlanInput): Plan {
   if (openLoop > 0) add('open loop', openLoop, start() + openLoop * run);
   if (closed > 0) add('the conventional stack', closed, start() + closed * run);
   if (closed > 0 && p.clusterProcesses > 1) add('the conventional cluster', closed, start(p.clusterProcesses) + closed * run);
-  const scaling = ['ws-small', 'ws-history'].filter((s) => p.scenarios.has(s as ScenarioName)).length;
+  const scaling = (['ws-small', 'ws-history'] as const).filter((s) => p.scenarios.has(s)).length;
   if (p.scalingCheck && scaling > 0) add('the scaling check', scaling, start() + scaling * run);
   if (closed > 0) add('the ceiling', 2 * closed, start() + 2 * closed * run);
   if (paired > 0 && p.clusterProcesses > 1) add('the ceiling cluster', 2 * paired, start(p.clusterProcesses) + 2 * paired * run);

@@ -32,7 +32,7 @@ import { nodeCpu, projectThroughput, saturated, storeWarmupLine, writeReport } f
 import { printAdversarial, runAdversarial } from './adversarial.js';
 import { warmPageCache } from './page-cache.js';
 import { minutes, planLine, planRun } from './plan.js';
-import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
+import { ADVERSARIAL_SCENARIOS, BENCH_OPTIONS, PAIRED_SCENARIOS, SCENARIOS, benchDefault, type AdversarialName, type Preset, type ScenarioName } from './options.js';
 import { PAIRED_KINDS, type BenchReport, type CpuPerCall, type MarketBook, type PairedKind, type PairedRound, type Percentiles, type RunResult, type ScalingCheck } from './results.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -652,8 +652,6 @@ async function scalingCheck(
   return out;
 }
 
-/** The scenarios of the ratio targets (the goals' "× the ceiling" and "× the conventional stack"), which paired rounds measure again. */
-export const PAIRED_SCENARIOS: readonly string[] = ['ws-small', 'http-small', 'ws-history'];
 
 /** Round `round` (from 0) runs the systems in this order: each round starts one further along. */
 export function pairedOrder(round: number): PairedKind[] {

@@ -150,7 +150,6 @@ test("the bench's plan: the quick run on 2 CPUs counts every phase's runs, and a
   });
   // The 2-CPU machine's quick run took 4 min 14 s (2026-11-29); the estimate is within a fifth of it.
   t.true(plan.seconds > 254 * 0.8 && plan.seconds < 254 * 1.2, `${plan.seconds}`);
-  t.is(minutes(plan.seconds), minutes(Math.round(plan.seconds)));
   // A sweep of front ends: each configuration is a start and its runs, more front ends a longer start.
   const fronts = planRun({ ...quick, scenarios: new Set(['ws-small'] as const), processesSweep: [2, 4], threadsSweep: [2], autoRun: false, clusterProcesses: 0, scalingCheck: false, pairedRounds: 0 });
   const part = fronts.parts.find((p) => p.name === 'several front ends')!;

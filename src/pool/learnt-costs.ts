@@ -36,7 +36,7 @@ interface Shape {
   strikes: number;
   /** light calls of this shape scheduled since its first strike (the struck one included) */
   seen: number;
-  /** when it first struck (the `since` clock): calls scheduled before ran long without striking */
+  /** when it first struck (the scheduling clock): calls scheduled before ran long without striking */
   firstStrike: number;
   /** Date.now() when it was learnt heavy; undefined while it is not */
   heavySince?: number;
@@ -51,13 +51,14 @@ export class LearntCosts {
   ranLong = 0;
 
   /**
-   * `now`: the clock of LEARNT_FOR_MS; `since`: the clock calls are scheduled by (the scheduler's
-   * performance.now()), against which a strike's call is told from those scheduled before the first
+   * `now`: the clock of LEARNT_FOR_MS; `schedulingClock`: the clock calls are scheduled by (the
+   * scheduler's performance.now()), against which a strike's call is told from those scheduled
+   * before the first
    */
   constructor(
     private readonly now: () => number = Date.now,
     private readonly max = LEARNT_SHAPES,
-    private readonly since: () => number = () => performance.now(),
+    private readonly schedulingClock: () => number = () => performance.now(),
   ) {}
 
   /**
@@ -88,14 +89,14 @@ export class LearntCosts {
   }
 
   /**
-   * A light call of this shape, scheduled at `scheduledAt` (the `since` clock), used up its slice:
+   * A light call of this shape, scheduled at `scheduledAt` (the scheduling clock), used up its slice:
    * `stopped` at it, or it ran past it to the end.
    */
   strike(shape: string, stopped: boolean, scheduledAt = Number.POSITIVE_INFINITY): void {
     const known = this.shapes.get(shape);
     // Ran long, and scheduled before the shape first struck: no call counted stands against it.
     if (known && !stopped && scheduledAt < known.firstStrike) return;
-    const s = known ?? { strikes: 0, seen: 1, firstStrike: this.since() };
+    const s = known ?? { strikes: 0, seen: 1, firstStrike: this.schedulingClock() };
     this.shapes.delete(shape);
     this.shapes.set(shape, s);
     s.strikes++;
