@@ -9,6 +9,7 @@
 // -32011, an answer nobody reads, and its worker is free for the others.
 import { RPC, RpcError, limitError, protocolError } from '../src/errors.js';
 import type { SlabSlots } from './slab-slots.js';
+import { copyBytes } from '../src/protocol/shared-copy.js';
 import { DEADLINE_CHECK_EVERY, DEADLINE_CHECK_BYTES, ARENA_BYTES, INITIAL_BYTES, SLOT_BYTES } from '../src/tuning.js';
 
 export interface WriterLimits {
@@ -59,11 +60,11 @@ const EMPTY = new Uint8Array(0);
  *
  * With the reply slab (memory the front end shares, src/protocol/reply-slab.ts) each reply is written
  * into a private staging buffer and, once finished, copied whole into a slab slot, at an 8-byte
- * aligned place; it crosses as a position, with no buffer allocated, transferred and collected for
- * it. Not written into the slot piece by piece: V8 copies into shared memory with relaxed atomic
- * moves, byte by byte unless source and target are equally aligned, so a hundred small unaligned
- * copies (a history page's entries) cost ten times one aligned copy of the whole page. With every
- * slot held, a reply gets a buffer of its own.
+ * aligned place, by memcpy (src/protocol/shared-copy.ts); it crosses as a position, with no buffer
+ * allocated, transferred and collected for it. Not written into the slot piece by piece: V8 copies
+ * into shared memory with relaxed atomic moves, byte by byte unless source and target are equally
+ * aligned, so a hundred small unaligned copies (a history page's entries) cost ten times one aligned
+ * copy of the whole page. With every slot held, a reply gets a buffer of its own.
  *
  * Without a slab (tests, tools), replies go straight into buffers of the arena's own, a few replies
  * each, that are transferred: each transferred buffer costs a backing store, a transfer and a detach
@@ -132,7 +133,7 @@ export class ReplyArena {
         at = 0;
       }
       if (this.slot >= 0) {
-        this.slotBytes.set(reply, at);
+        copyBytes(this.slotBytes, at, reply);
         this.slotUsed = at + length;
         this.replies[this.replies.length - 1]!++;
         return this.slotBytes.subarray(at, at + length);
@@ -140,7 +141,7 @@ export class ReplyArena {
     } else {
       const run = this.slots!.claimRun(length);
       if (run) {
-        run.set(reply);
+        copyBytes(run, 0, reply);
         this.runs.push(run);
         return run;
       }

@@ -4,6 +4,7 @@
 import { claimRun, MAX_PLACED_BYTES } from '../protocol/reply-slab.js';
 import { taskLength, taskOffset, taskRef } from '../protocol/task-slab.js';
 import { TASK_SLOT_BYTES } from '../tuning.js';
+import { copyBytes } from '../protocol/shared-copy.js';
 
 export class TaskSlots {
   private readonly bytes: Uint8Array;
@@ -31,7 +32,7 @@ export class TaskSlots {
   take(task: Uint8Array): number | undefined {
     const at = task.byteLength <= TASK_SLOT_BYTES ? this.slot() : this.run(task.byteLength);
     if (at === undefined) return undefined;
-    this.bytes.set(task, at);
+    copyBytes(this.bytes, at, task);
     return taskRef(at, task.byteLength);
   }
 

@@ -24,6 +24,7 @@
 // Both sides import this file; it holds only the layout.
 
 import { LARGE_PART_BYTES, SLOT_BYTES, SLOTS_PER_WORKER } from '../tuning.js';
+import { ownCopy } from './shared-copy.js';
 
 /** `holders` value of a slot whose replies the front end holds. */
 export const HELD_BY_FRONT_END = -1;
@@ -133,7 +134,7 @@ export class LeasedBytes extends Uint8Array {
 export function holdable(body: string | Uint8Array): Uint8Array {
   if (typeof body === 'string') return Buffer.from(body);
   if (!(body instanceof LeasedBytes) || body.lease.pages > 0) return body;
-  const own = new Uint8Array(body);
+  const own = ownCopy(body);
   releaseReply(body);
   return own;
 }
