@@ -128,6 +128,8 @@ export interface Config {
   readonly lightSliceMs: number;
   /** nice value (Linux) heavy calls run at in their worker threads, where a thread may raise its priority again; 0: off */
   readonly heavyWorkerNice: number;
+  /** worker threads under Linux's SCHED_BATCH policy: woken for a task, they do not preempt the thread on the CPU */
+  readonly batchWorkerThreads: boolean;
   /** failed logins per client address or user name (in 10 minutes) before attempts are delayed */
   readonly loginFailuresBeforeDelay: number;
   /** ms; the longest a throttled login attempt waits */
@@ -324,6 +326,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: { type: 'int', min: 0, max: 19 },
     default: '10',
     help: 'Nice value (Linux) heavy calls run at in their worker threads (with two workers or more), light calls running at the front end\'s, so that when the CPUs are short the front end and light calls get them first; only where a thread may raise its priority again (CAP_SYS_NICE, or RLIMIT_NICE 20), else every call runs at the front end\'s priority (0: off)',
+  },
+  {
+    name: 'batch-worker-threads',
+    key: 'batchWorkerThreads',
+    kind: { type: 'bool' },
+    default: 'true',
+    help: "Worker threads run under Linux's SCHED_BATCH policy (set with util-linux's chrt): a worker woken for a task does not preempt the thread on the CPU (the front end, most often), which finishes its turn of reading requests and writing replies first; workers still get their share of the CPUs. Where chrt is missing the node logs so and runs them under the default policy (false: the default policy)",
   },
   { name: 'call-budget-ms', key: 'callBudgetMs', kind: { type: 'int', min: 10, max: 3_600_000 }, default: '5000', help: 'Milliseconds a call may take from arrival to reply; past it the call gets error -32012 and its worker is freed (Core has no such limit)' },
   { name: 'max-reply-bytes', key: 'maxReplyBytes', kind: { type: 'int', min: 1024, max: 1024 * 1024 * 1024 }, default: String(32 * 1024 * 1024), help: 'Largest reply in bytes; a call whose reply would be larger gets error -32008 instead' },

@@ -19,7 +19,7 @@ import { ReplyArena, waitedForCpu } from './reply-writer.js';
 import type { WorkerContext } from './context.js';
 import { createLogger, kernelThreadId } from '../src/log.js';
 import { parentPort, threadId } from 'node:worker_threads';
-import { ThreadPriority } from '../src/thread-priority.js';
+import { ThreadPriority, runAsBatch } from '../src/thread-priority.js';
 
 const init = Piscina.workerData as WorkerInit;
 const config = deepFreeze(init.config);
@@ -46,7 +46,12 @@ const ctx: WorkerContext = { store, config, snapshot: 0, cancelled: new Int32Arr
 const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat);
 // The kernel's id of this thread, so that an operator's `top -H` or the bench (which splits CPU time
 // into the front-end thread, these threads and the rest) can tell this thread's CPU time apart.
-log.info({ tid: kernelThreadId() }, 'worker thread started');
+const tid = kernelThreadId();
+// Under SCHED_BATCH (--batch-worker-threads) before the first task: woken, this thread does not
+// preempt the front end's (src/thread-priority.ts runAsBatch says why).
+const notBatch = config.batchWorkerThreads ? runAsBatch(tid) : 'off (--batch-worker-threads false)';
+log.info({ tid, policy: notBatch === undefined ? 'batch' : 'normal' }, 'worker thread started');
+if (config.batchWorkerThreads && notBatch !== undefined) log.info({ why: notBatch }, 'this worker thread runs under the default CPU policy, not SCHED_BATCH: it may preempt the front end when woken');
 parentPort!.postMessage({ workerUp: threadId } satisfies WorkerUp);
 
 /** This thread's priority, task by task: heavy tasks at --heavy-worker-nice where it can be raised again (src/thread-priority.ts). */
