@@ -82,8 +82,8 @@ const runProgram: Run = (file, args) => {
  * still counts). On two CPUs under ws-history, a worker woken for each task preempted the front end
  * 69 to 78 times per 1,000 calls; the front end then waited with replies to write and requests to
  * read while the worker ran calls it had not yet gathered. Under SCHED_BATCH, 13 to 17 times, and
- * the node made 11% more history calls a second (docs/design/worker-batch-policy.md). Where a CPU is
- * free, a woken worker takes it at once, as before.
+ * the node made 9 to 11% more history calls a second (docs/design/worker-batch-policy.md). Where a
+ * CPU is free, a woken worker takes it at once, as before.
  */
 export function runAsBatch(tid: number | undefined, run: Run = runProgram): string | undefined {
   if (process.platform !== 'linux') return 'not Linux';
