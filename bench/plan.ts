@@ -51,7 +51,6 @@ const WARM_UP_S = 1;
 const CANDIDATES_S = 3;
 const ATTACK_DRAIN_S = 1.5;
 
-
 /**
  * The phases of a run and their estimated seconds. The ceiling's runs are counted twice: on a machine
  * whose load generator it saturates (small ones: the 2-CPU machine, every run) each is measured

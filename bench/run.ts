@@ -652,7 +652,6 @@ async function scalingCheck(
   return out;
 }
 
-
 /** Round `round` (from 0) runs the systems in this order: each round starts one further along. */
 export function pairedOrder(round: number): PairedKind[] {
   const n = PAIRED_KINDS.length;

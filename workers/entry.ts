@@ -49,9 +49,10 @@ const log = createLogger(config.logLevel, { worker: threadId }, config.logFormat
 const tid = kernelThreadId();
 // Under SCHED_BATCH (--batch-worker-threads) before the first task: woken, this thread does not
 // preempt the front end's (src/thread-priority.ts runAsBatch says why).
-const notBatch = config.batchWorkerThreads ? runAsBatch(tid) : 'off (--batch-worker-threads false)';
-log.info({ tid, policy: notBatch === undefined ? 'batch' : 'normal' }, 'worker thread started');
-if (config.batchWorkerThreads && notBatch !== undefined) log.info({ why: notBatch }, 'this worker thread runs under the default CPU policy, not SCHED_BATCH: it may preempt the front end when woken');
+const notBatch = config.batchWorkerThreads ? runAsBatch(tid) : undefined;
+const underBatch = config.batchWorkerThreads && notBatch === undefined;
+log.info({ tid, policy: underBatch ? 'batch' : 'normal' }, 'worker thread started');
+if (notBatch !== undefined) log.info({ why: notBatch }, 'this worker thread runs under the default CPU policy, not SCHED_BATCH: it may preempt the front end when woken');
 parentPort!.postMessage({ workerUp: threadId } satisfies WorkerUp);
 
 /** This thread's priority, task by task: heavy tasks at --heavy-worker-nice where it can be raised again (src/thread-priority.ts). */
