@@ -61,7 +61,7 @@ export const BENCH_OPTIONS: readonly BenchOption[] = [
   {
     name: 'paired-rounds',
     value: 'N',
-    help: "rounds in which graphene-rpc (best worker count), the ceiling and the conventional stack run each ratio target's scenario (ws-small, http-small, ws-history) back to back, the order turned each round; the goals take the median round's ratio (a shared machine drifts between runs minutes apart); 0: the sweep's runs alone",
+    help: "rounds in which graphene-rpc (each scenario at the worker count of its best one-process run), the ceiling and the conventional stack run each ratio target's scenario (ws-small, http-small, ws-history) back to back, the order turned each round; the goals take the median round's ratio (a shared machine drifts between runs minutes apart); 0: the sweep's runs alone",
     defaults: ['3', '1', '1'],
   },
   { name: 'connections', value: 'N', help: "upper bound on each scenario's connections", defaults: ["the scenario's", "the scenario's", '4'] },

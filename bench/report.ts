@@ -17,10 +17,15 @@ async function svg(spec: vl.TopLevelSpec): Promise<string> {
   return out;
 }
 
-const closed = (r: BenchReport) => r.runs.filter((x) => x.loop === 'closed');
+const closed = (r: Pick<BenchReport, 'runs'>) => r.runs.filter((x) => x.loop === 'closed');
 const p99 = (x: RunResult) => x.latency.small?.p99 ?? Object.values(x.latency)[0]?.p99 ?? NaN;
 
-function bestGraphene(r: BenchReport, scenario: string): RunResult | undefined {
+/**
+ * graphene-rpc's best closed-loop run of `scenario` at one front end (`--processes 1`, each swept
+ * worker count): the run the goals' "sweep" figure takes, and the worker count paired rounds run
+ * that scenario at again.
+ */
+export function bestGraphene(r: Pick<BenchReport, 'runs'>, scenario: string): RunResult | undefined {
   return closed(r)
     .filter((x) => x.scenario === scenario && x.kind === 'graphene-rpc')
     .sort((a, b) => b.throughput - a.throughput)[0];
@@ -481,7 +486,7 @@ export function pairedSection(r: BenchReport): string[] {
     '',
     "The sweep measures the ceiling and the conventional stack many minutes after graphene-rpc, and this machine's speed drifts (by as much as 2× within minutes on a shared virtual machine), so a ratio of two such runs says as much about the machine as about the systems. " +
       `Here the three systems were started together and, in each of ${Math.max(...rounds.map((p) => p.round))} rounds, ran each scenario back to back (after a warm-up of each, not recorded), the order turned by one each round so that a drift favours none of them. ` +
-      'Each round gives ratios of its own; the goals take the median round. graphene-rpc ran at the best worker count of the sweep.',
+      "Each round gives ratios of its own; the goals take the median round. graphene-rpc ran each scenario at the worker count of its best one-process run in the sweep (the run the goals' figure after \"sweep\" takes), shown after its calls/s.",
     '',
     '| scenario | round | order | graphene-rpc calls/s | ceiling calls/s | vs ceiling | conventional calls/s | vs conventional | front end µs/call | ceiling µs/call | conventional µs/call |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -493,7 +498,7 @@ export function pairedSection(r: BenchReport): string[] {
     const c = p.runs.ceiling;
     const v = p.runs.conventional;
     out.push(
-      `| ${p.scenario} | ${p.round} | ${p.order.join(', ')} | ${mark(g)} | ${mark(c)} | ${ratio(g.throughput, c.throughput)} | ${mark(v)} | ${ratio(g.throughput, v.throughput)} | ${g.cpuUs ? us(g.cpuUs.frontEnd) : 'n/a'} | ${cpu(c)} | ${cpu(v)} |`,
+      `| ${p.scenario} | ${p.round} | ${p.order.join(', ')} | ${mark(g)}${g.workers !== undefined ? ` (×${g.workers})` : ''} | ${mark(c)} | ${ratio(g.throughput, c.throughput)} | ${mark(v)} | ${ratio(g.throughput, v.throughput)} | ${g.cpuUs ? us(g.cpuUs.frontEnd) : 'n/a'} | ${cpu(c)} | ${cpu(v)} |`,
     );
   }
   return out;

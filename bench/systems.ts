@@ -128,8 +128,28 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-export async function startSystem(kind: SystemKind, o: StartOptions): Promise<RunningSystem> {
-  const port = await freePort();
+/** Ports tried before a start that finds its port taken gives up. */
+export const START_ATTEMPTS = 3;
+
+/** A system that exited before it was ready because it could not listen on its port. */
+class PortTaken extends Error {}
+
+/**
+ * Starts `kind` on a free port. freePort's port is free when it answers, not when the system binds
+ * it a second later: meanwhile another process (a test's server, a client's ephemeral source port)
+ * may take it. A start that fails so is tried again on a new port, up to START_ATTEMPTS in all.
+ */
+export async function startSystem(kind: SystemKind, o: StartOptions, nextPort: () => Promise<number> = freePort): Promise<RunningSystem> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(kind, o, await nextPort());
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt >= START_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function startOn(kind: SystemKind, o: StartOptions, port: number): Promise<RunningSystem> {
   let args: string[];
   let ready: RegExp;
   const dropped: string[] = [];
@@ -188,7 +208,10 @@ export async function startSystem(kind: SystemKind, o: StartOptions): Promise<Ru
   child.stderr!.on('data', onData);
   const deadline = Date.now() + 60_000;
   while (!lines.some((l) => ready.test(l))) {
-    if (child.exitCode !== null) throw new Error(`${kind} exited: ${lines.slice(-5).join('\n')}`);
+    if (child.exitCode !== null) {
+      const why = `${kind} exited: ${lines.slice(-5).join('\n')}`;
+      throw lines.some((l) => /cannot listen on|EADDRINUSE/.test(l)) ? new PortTaken(why) : new Error(why);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${kind} did not start: ${lines.slice(-5).join('\n')}`);

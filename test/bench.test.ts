@@ -10,6 +10,7 @@ import test from 'ava';
 import { PLANNING_UTILISATION, operatorSection, planningSection } from '../bench/report.js';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,11 +20,11 @@ import { CAPACITY_BISECTIONS, MIN_OPEN_LOOP_RATE, adviseWorkers, pairedOrder, se
 import { SCENARIOS, benchDefault } from '../bench/options.js';
 import { minutes, planRun } from '../bench/plan.js';
 import type { BenchReport, PairedRound } from '../bench/results.js';
-import { bounds, frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
+import { bestGraphene, bounds, frontEndBoundLine, goals, shareBoundLine, storeWarmupLine } from '../bench/report.js';
 import { isErrorReply, isNotice } from '../bench/replies.js';
 import { warmPageCache } from '../bench/page-cache.js';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { gcBetween, gcTotals } from '../bench/systems.js';
+import { START_ATTEMPTS, freePort, gcBetween, gcTotals, startSystem } from '../bench/systems.js';
 import type { RunResult } from '../bench/results.js';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli.js');
@@ -82,6 +83,31 @@ test("the front end's collections between two readings of its metrics: young one
   t.deepEqual(gcBetween(new Map(), after, 1000).minor, 30);
   // No such family (a system without prom-client's default metrics): nothing to count.
   t.deepEqual(gcTotals('# TYPE other_total counter\nother_total 1\n'), new Map());
+});
+
+test('a system whose port is taken before it binds it is started again on another port, and a start that never finds one says why', async (t) => {
+  // A port the bench found free and something else took meanwhile.
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const busy = (taken.address() as net.AddressInfo).port;
+  try {
+    let asked = 0;
+    const sys = await startSystem('ceiling', { dataDir: os.tmpdir() }, async () => (++asked === 1 ? busy : freePort()));
+    try {
+      t.is(asked, 2);
+      t.not(sys.port, busy);
+      const res = await fetch(`http://127.0.0.1:${sys.port}/bytes/16`, { method: 'POST', body: '{}' });
+      t.is(res.status, 200);
+    } finally {
+      await sys.stop();
+    }
+    let tries = 0;
+    const err = await t.throwsAsync(startSystem('ceiling', { dataDir: os.tmpdir() }, async () => (tries++, busy)));
+    t.is(tries, START_ATTEMPTS);
+    t.regex(err!.message, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${busy}`));
+  } finally {
+    taken.close();
+  }
 });
 
 test('graphene-rpc bench --tiny sweeps serving processes, serving threads and the automatic sizes, and opens its report with what to run', async (t) => {
@@ -162,7 +188,8 @@ test("the bench's plan: the quick run on 2 CPUs counts every phase's runs, and a
 
 test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rpc, the conventional stack and the ceiling, and writes the report', async (t) => {
   // A p99 target no tiny run misses: the capacity search itself is tested below without a node.
-  const { report, md, svgs } = await tinyBench(t, ['--scenarios', 'http-small,ws-small,ws-history,ws-mixed,ws-market', '--cluster', '0', '--p99-target', '1000']);
+  // Two worker counts, so that paired rounds have a best of each scenario's own to run again.
+  const { report, md, svgs } = await tinyBench(t, ['--scenarios', 'http-small,ws-small,ws-history,ws-mixed,ws-market', '--workers', '1,2', '--cluster', '0', '--p99-target', '1000']);
   t.true(svgs >= 4, 'the charts');
   const scenarios = new Set(report.runs.map((r) => r.scenario));
   for (const s of ['http-small', 'ws-small', 'ws-history', 'ws-mixed', 'ws-market']) t.true(scenarios.has(s), s);
@@ -217,13 +244,17 @@ test('graphene-rpc bench --tiny measures the throughput scenarios on graphene-rp
   t.deepEqual(rounds.map((p) => p.scenario).sort(), ['http-small', 'ws-history', 'ws-small']);
   for (const p of rounds) {
     t.deepEqual([...p.order].sort(), ['ceiling', 'conventional', 'graphene-rpc']);
+    // graphene-rpc ran the scenario at the worker count of its own best one-process run in the sweep.
+    const best = bestGraphene(report, p.scenario);
+    t.truthy(best?.workers, `${p.scenario}: a best one-process run`);
+    t.is(p.runs['graphene-rpc'].workers, best!.workers, `${p.scenario}: the paired round's worker count`);
     for (const kind of p.order) {
       t.is(p.runs[kind].kind, kind);
       t.is(p.runs[kind].errors, 0, `${p.scenario} on ${kind} in the paired round`);
       t.true(p.runs[kind].completed > 0, `${p.scenario} on ${kind} in the paired round completed calls`);
     }
   }
-  t.regex(md, /## Paired rounds\n[^]*\| ws-history \| 1 \| graphene-rpc, ceiling, conventional \| \d+( ⚠)? \| \d+( ⚠)? \| [\d.]+× \|/);
+  t.regex(md, /## Paired rounds\n[^]*\| ws-history \| 1 \| graphene-rpc, ceiling, conventional \| \d+( ⚠)? \(×[12]\) \| \d+( ⚠)? \| [\d.]+× \|/);
   t.regex(md, /## Goals\n[^]*\| ws-small ≥ 0\.7× the ceiling \| [\d.]+× \(one paired round; sweep [\d.]+×/);
   // The tiny store was read through before the runs, and the report says so.
   t.true(report.storeWarmup!.read && report.storeWarmup!.bytes > 0);

@@ -46,7 +46,11 @@ uWS
     });
   })
   .listen('127.0.0.1', port, (s) => {
-    if (!s) process.exit(1);
+    if (!s) {
+      // uWS does not say why; on loopback, at a port the bench found free, it is taken meanwhile.
+      process.stderr.write(`cannot listen on 127.0.0.1:${port}\n`);
+      process.exit(1);
+    }
     if (process.send) process.send('listening');
     else void others().then(() => process.stdout.write('listening\n'));
   });
