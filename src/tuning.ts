@@ -198,6 +198,15 @@ export const STRIKE_WINDOW = 1000;
 /** How long a learnt shape stays heavy, in ms. Test: test/learnt-costs.test.ts */
 export const LEARNT_FOR_MS = 10 * 60_000;
 
+/**
+ * Calls of a method each worker thread runs before its calls of that method that use up their slice
+ * teach the learner: a thread's first calls of a method compile its code and map its pages (in a
+ * fresh thread, get_relative_account_history's first call took 3 to 11 ms of CPU, its second up to
+ * 5.5 and its third 0.3, against a 5 ms slice). A call stopped so still runs again as heavy.
+ * Test: test/method-warmth.test.ts, test/scheduler.test.ts
+ */
+export const COLD_CALLS = 3;
+
 // Tunes src/pool/reply-sizes.ts
 /**
  * Replies of at least this many bytes teach their shape's size: one reply slot's worth, past which a

@@ -372,6 +372,41 @@ test('a light call that used up its slice runs again as heavy, first among its o
   t.is(s.queued + s.running, 0);
 });
 
+test('a call among its worker thread\'s first of its method that used up its slice still runs again as heavy, but its shape gets no strike', async (t) => {
+  const { pool, tasks } = slicingPool(2);
+  const learnt = new LearntCosts();
+  const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt });
+  const owner = { isClosed: false, isPaused: false };
+  const answers: string[] = [];
+  for (const name of ['history', 'history', 'history', 'accounts']) s.queue(owner, 'light', task(name), (a) => answers.push(new TextDecoder().decode(a as Uint8Array)));
+  await settle();
+  t.is(tasks.length, 1);
+  // A fresh thread: its first three history calls were slow compiling (two stopped, one ran long).
+  tasks[0]!.finish({ sliced: [0, 1], slow: [2], cold: [0, 1, 2] });
+  await settle();
+  t.is(learnt.kept, 0, 'no shape struck');
+  t.is(learnt.cold, 3);
+  t.is(learnt.requeued, 2);
+  t.is(learnt.ranLong, 1);
+  // The stopped ones run again, as heavy (one at a time here: a worker is kept for light calls).
+  for (let done = 1; done < tasks.length; done++) {
+    t.deepEqual(tasks[done]!.calls.map((c) => [c.method, c.sliceMs]), [['history', undefined]]);
+    tasks[done]!.finish();
+    await settle();
+  }
+  t.is(tasks.length, 3);
+  t.deepEqual([...answers].sort(), ['accounts', 'history', 'history', 'history']);
+  // The same slices from a warm thread strike, and three strikes of one shape with nothing else
+  // counted make it heavy.
+  for (let i = 0; i < 3; i++) s.queue(owner, 'light', task('history'), () => {});
+  await settle();
+  const warm = tasks[tasks.length - 1]!;
+  t.is(warm.calls.length, 3);
+  warm.finish({ sliced: [0, 1], slow: [2] });
+  await settle();
+  t.is(learnt.learnt, 1, 'learnt heavy');
+});
+
 test('calls left unrun behind one that used up its slice are sent again at once, light, ahead of later calls', async (t) => {
   const { pool, tasks } = slicingPool(3);
   const s = fairScheduler(pool, { maxQueued: 10_000, lightSliceMs: 5, learnt: new LearntCosts() });

@@ -16,6 +16,7 @@ import { SlabSlots } from './slab-slots.js';
 import { RPC, protocolError } from '../src/errors.js';
 import { OVER_SLICE, runCall } from './run-call.js';
 import { ReplyArena, waitedForCpu } from './reply-writer.js';
+import { MethodWarmth } from './method-warmth.js';
 import type { WorkerContext } from './context.js';
 import { createLogger, kernelThreadId } from '../src/log.js';
 import { parentPort, threadId } from 'node:worker_threads';
@@ -83,6 +84,8 @@ function cpuBaseline(): number {
 
 /** Tasks as they cross: in the task slab (src/protocol/task-slab.ts), or in buffers of their own. */
 const taskBytes = taskReader(init.taskSlab);
+/** This thread's calls of each method so far: the first few of one are slow for the thread's sake. */
+const warmth = new MethodWarmth();
 
 /**
  * A batch of calls (the front end sends every call that arrived in one event-loop turn together,
@@ -126,13 +129,19 @@ async function batch(task: Uint8Array | number): Promise<unknown> {
   let sliced: number[] | undefined;
   let slow: number[] | undefined;
   let unrun: number[] | undefined;
+  // Of those, the calls among this thread's first of their method (MethodWarmth).
+  let cold: number[] | undefined;
   try {
     for (let i = 0; i < tasks.length; i++) {
       const task = tasks[i]!;
       const started = task.sliceMs === undefined ? 0 : Date.now();
+      const early = warmth.start(task.set, task.method);
       const a: PoolAnswer = await runCall(ctx, log, task, arena, cpuSinceTask);
+      let overSlice = true;
       if (a === OVER_SLICE) (sliced ??= []).push(i);
       else if (task.sliceMs !== undefined && Date.now() - started > task.sliceMs && !waitedForCpu(cpuSinceTask, task.sliceMs)) (slow ??= []).push(i);
+      else overSlice = false;
+      if (overSlice && early) (cold ??= []).push(i);
       if (a instanceof Uint8Array) answers.push(wire(a));
       else if ('bytes' in a) answers.push({ bytes: wire(a.bytes), subscriptions: a.subscriptions });
       else answers.push(a);
@@ -153,7 +162,7 @@ async function batch(task: Uint8Array | number): Promise<unknown> {
   }
   arena.settle();
   if (sliced || slow) {
-    const report: SliceReport = unrun ? { sliced: sliced ?? [], slow: slow ?? [], unrun } : { sliced: sliced ?? [], slow: slow ?? [] };
+    const report: SliceReport = { sliced: sliced ?? [], slow: slow ?? [], ...(unrun ? { unrun } : {}), ...(cold ? { cold } : {}) };
     answers.push(report as unknown as WireAnswer);
   }
   return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: answers } as never);

@@ -14,7 +14,12 @@
 // a market call's shape heavy for LEARNT_FOR_MS, and halved what a node polled by trading bots
 // answered. A call stopped at its slice proved its cost, and is a strike whenever it was scheduled,
 // as a client pipelining 99 of them needs. Bounded: at most LEARNT_SHAPES shapes are kept, the least
-// recently struck forgotten first.
+// recently struck forgotten first. Nor does a call among its worker thread's first few of its
+// method strike (COLD_CALLS, workers/method-warmth.ts): those compile the method's code, and a
+// thread's first history calls cost 3 to 11 ms of CPU against a 5 ms slice. In one bench run a node
+// that served history calls from its start ran them all as heavy, four to a task, for as long as it
+// was measured (minutes), at three fifths of the calls/s of the same node warmed by other calls
+// first: strikes at its start are the likeliest cause, and this takes them away.
 
 import { argSize } from '../protocol/read-in-pool.js';
 import { LEARNT_SHAPES, STRIKES, STRIKE_SHARE, STRIKE_WINDOW, LEARNT_FOR_MS } from '../tuning.js';
@@ -49,6 +54,11 @@ export class LearntCosts {
   requeued = 0;
   /** light calls that ran past their slice to the end (no look at the clock stopped them), since start */
   ranLong = 0;
+  /**
+   * of those two, the calls among their worker thread's first of their method, which teach
+   * nothing (SliceReport.cold), since start
+   */
+  cold = 0;
 
   /**
    * `now`: the clock of LEARNT_FOR_MS; `schedulingClock`: the clock calls are scheduled by (the

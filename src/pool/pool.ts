@@ -220,7 +220,8 @@ export function openPool(config: Config, log: Logger, opts: PoolOptions = {}): C
             const out: TaskAnswers = each.map((a) => a[0]!);
             const sliced = each.flatMap((a, i) => (a.slices?.sliced.length ? [i] : []));
             const slow = each.flatMap((a, i) => (a.slices?.slow.length ? [i] : []));
-            if (sliced.length + slow.length > 0) out.slices = { sliced, slow };
+            const cold = each.flatMap((a, i) => (a.slices?.cold?.length ? [i] : []));
+            if (sliced.length + slow.length > 0) out.slices = cold.length > 0 ? { sliced, slow, cold } : { sliced, slow };
             return out;
           });
         }

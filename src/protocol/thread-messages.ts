@@ -56,6 +56,12 @@ export interface SliceReport {
    * back to be sent again at once, rather than wait behind it and whatever else of its kind follows
    */
   readonly unrun?: readonly number[];
+  /**
+   * those of the sliced and slow calls that were among their worker thread's first COLD_CALLS of
+   * their method (src/tuning.ts): their cost was the thread's, compiling, not their shape's, so
+   * they teach the learner nothing
+   */
+  readonly cold?: readonly number[];
 }
 
 export function isSliceReport(x: unknown): x is SliceReport {
