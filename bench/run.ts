@@ -681,7 +681,10 @@ async function pairedRounds(
     // Each scenario at its own worker count. One node holds the store at a time (its lock), so the
     // scenarios of one count run their rounds on one node, then the next count's on the next.
     const byWorkers = new Map<number, Scenario[]>();
-    for (const s of chosen) byWorkers.set(workersFor(s), [...(byWorkers.get(workersFor(s)) ?? []), s]);
+    for (const s of chosen) {
+      const workers = workersFor(s);
+      byWorkers.set(workers, [...(byWorkers.get(workers) ?? []), s]);
+    }
     for (const [workers, group] of byWorkers) {
       const node = await startSystem('graphene-rpc', { dataDir: o.dataDir, workers, logLevel: o.nodeLogLevel, ...nodeDirOf(o) });
       try {

@@ -385,7 +385,6 @@ test('a call among its worker thread\'s first of its method that used up its sli
   tasks[0]!.finish({ sliced: [0, 1], slow: [2], cold: [0, 1, 2] });
   await settle();
   t.is(learnt.kept, 0, 'no shape struck');
-  t.is(learnt.cold, 3);
   t.is(learnt.requeued, 2);
   t.is(learnt.ranLong, 1);
   // The stopped ones run again, as heavy (one at a time here: a worker is kept for light calls).

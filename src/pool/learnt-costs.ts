@@ -54,11 +54,6 @@ export class LearntCosts {
   requeued = 0;
   /** light calls that ran past their slice to the end (no look at the clock stopped them), since start */
   ranLong = 0;
-  /**
-   * of those two, the calls among their worker thread's first of their method, which teach
-   * nothing (SliceReport.cold), since start
-   */
-  cold = 0;
 
   /**
    * `now`: the clock of LEARNT_FOR_MS; `schedulingClock`: the clock calls are scheduled by (the

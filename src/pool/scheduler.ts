@@ -400,15 +400,14 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
       const slices = answers.slices;
       if (slices) {
         // A call among its worker thread's first of its method (SliceReport.cold) was slow for the
-        // thread's sake (compiling): it counts, but its shape gets no strike.
+        // thread's sake (compiling): it is counted, but its shape gets no strike.
         const cold = slices.cold;
         // Calls that ran long to the end stand; their shapes get a strike.
         for (const i of slices.slow) {
           const it = items[i];
           if (!it) continue;
           if (!learnt) continue;
-          if (cold?.includes(i)) learnt.cold++;
-          else learnt.strike(shapeOfTask(it.task), false, it.at);
+          if (!cold?.includes(i)) learnt.strike(shapeOfTask(it.task), false, it.at);
           learnt.ranLong++;
         }
         // Calls stopped at their slice run again from the start, as heavy: first among their
@@ -417,8 +416,7 @@ export function fairScheduler(pool: SchedulerPool, opts: SchedulerOptions): Sche
           const it = items[slices.sliced[k]!];
           if (!it) continue;
           if (learnt) {
-            if (cold?.includes(slices.sliced[k]!)) learnt.cold++;
-            else learnt.strike(shapeOfTask(it.task), true, it.at);
+            if (!cold?.includes(slices.sliced[k]!)) learnt.strike(shapeOfTask(it.task), true, it.at);
             learnt.requeued++;
           }
           requeueHeavy(it);
